@@ -1,0 +1,78 @@
+// The CLI entry: the only place that sets an exit code. Commands are loaded
+// lazily so `fire` pays only for what it uses.
+
+import { Command, CommanderError, Option } from 'commander';
+import { ChrysError, EXIT } from '../core/errors.js';
+import { type CliGlobals, globalsFrom } from './globals.js';
+import { type CommandResult, emit, reportError } from './output.js';
+import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec } from './spec.js';
+
+declare const __VERSION__: string;
+const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
+
+type Runner = (args: string[], opts: Record<string, unknown>, global: CliGlobals) => Promise<CommandResult>;
+
+const RUNNERS: Record<string, () => Promise<Runner>> = {
+  fire: async () => (await import('./fire.js')).runFire,
+  validate: async () => (await import('./validate.js')).runValidate,
+  list: async () => (await import('./list.js')).runList,
+  resolve: async () => (await import('./resolve.js')).runResolve,
+  'drain-outbox': async () => (await import('./drain.js')).runDrain,
+};
+
+function addOption(cmd: Command, spec: OptionSpec): void {
+  const opt = new Option(spec.flags, spec.description);
+  if (spec.choices) opt.choices(spec.choices);
+  cmd.addOption(opt);
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let commandName = '';
+  let result: CommandResult | undefined;
+  const program = new Command('chrys-hooks')
+    .description('A hook engine for coding agents: runs your hooks on agent events and prints one decision.')
+    .version(VERSION, '--version')
+    .exitOverride()
+    // Errors are printed once, by reportError, in the contract's format.
+    .configureOutput({ outputError: () => {} });
+  for (const o of GLOBAL_OPTIONS) addOption(program, o);
+
+  for (const spec of COMMANDS) {
+    const cmd = program
+      .command(spec.name)
+      .summary(spec.summary)
+      .description(spec.description)
+      .exitOverride()
+      .configureOutput({ outputError: () => {} });
+    if (spec.args) cmd.argument(spec.args);
+    for (const o of spec.options) addOption(cmd, o);
+    cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+    cmd.action(async (...params: unknown[]) => {
+      commandName = spec.name;
+      const command = params[params.length - 1] as Command;
+      const opts = command.optsWithGlobals() as Record<string, unknown>;
+      const args = spec.args ? ((params[0] as string[] | undefined) ?? []) : [];
+      const run = await RUNNERS[spec.name]!();
+      result = await run(args, opts, globalsFrom(opts));
+    });
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (!result) {
+      // No command given.
+      process.stderr.write(program.helpInformation());
+      return EXIT.usage;
+    }
+    return emit(result);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      return reportError(new ChrysError('usage', e.message.replace(/^error: /, '')), commandName || guessCommand(argv));
+    }
+    return reportError(e, commandName);
+  }
+}
+
+const guessCommand = (argv: string[]): string => argv.find((a) => COMMANDS.some((c) => c.name === a)) ?? '';
+

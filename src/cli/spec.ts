@@ -1,0 +1,89 @@
+// The one table of commands and options. The commander program, the shell
+// completions and the man page are all generated from it, and a test checks
+// that the committed completions and man page match.
+
+export interface OptionSpec {
+  /** Commander flags, e.g. "--event <name>". */
+  flags: string;
+  description: string;
+  /** Values to offer in completions. */
+  choices?: readonly string[];
+  /** The argument is a file (completions offer paths). */
+  file?: boolean;
+}
+
+export interface CommandSpec {
+  name: string;
+  args?: string;
+  summary: string;
+  description: string;
+  options: readonly OptionSpec[];
+  examples: readonly string[];
+}
+
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--config-dir <dir>', description: 'config dir (default: $CHRYS_HOME, else ~/.chrys)', file: true },
+  { flags: '--cwd <dir>', description: 'workspace (default: the envelope cwd, else the current directory)', file: true },
+  { flags: '--project-hooks', description: 'load the project hooks file (trust this workspace)' },
+  { flags: '--no-project-hooks', description: 'never load the project hooks file' },
+  { flags: '--no-color', description: 'plain output (also NO_COLOR)' },
+];
+
+const EVENT_OPTION: OptionSpec = { flags: '--event <name>', description: 'event name or alias' };
+const INPUT_OPTION: OptionSpec = { flags: '--input <file>', description: 'read the envelope from a file instead of stdin', file: true };
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'fire',
+    summary: 'run the hooks of one event and print the merged decision',
+    description: 'Reads an event envelope (JSON) on stdin, runs the matching hooks and prints one decision object.',
+    options: [
+      { ...EVENT_OPTION, description: 'event name or alias (wins over the envelope "event")' },
+      { flags: '--exit-code', description: 'exit 2 when the decision is a block' },
+      INPUT_OPTION,
+    ],
+    examples: [`echo '{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":".env"}}}' | chrys-hooks fire`],
+  },
+  {
+    name: 'validate',
+    args: '[files...]',
+    summary: 'lint hooks files (the discovered ones when no file is given)',
+    description: 'Reports every error and warning with file:line:col, severity and a stable code. Runs nothing.',
+    options: [
+      { flags: '--format <format>', description: 'text, json or github', choices: ['text', 'json', 'github'] },
+      { flags: '--strict', description: 'exit 1 on warnings too' },
+    ],
+    examples: ['chrys-hooks validate --format github', 'chrys-hooks validate .chrys/hooks/hooks.yaml'],
+  },
+  {
+    name: 'list',
+    summary: 'show the merged, ordered hook chain',
+    description: 'Lists every hook of both layers in run order with its match, mode and last run.',
+    options: [EVENT_OPTION, { flags: '--json', description: 'machine-readable output' }],
+    examples: ['chrys-hooks list --event before_tool_call'],
+  },
+  {
+    name: 'resolve',
+    summary: 'explain what would run for an event, without running anything',
+    description: 'Shows the sources, merged settings with their origin, and for an envelope the exact plan: argv, cwd and env, or why a hook does not match.',
+    options: [EVENT_OPTION, INPUT_OPTION, { flags: '--json', description: 'machine-readable output' }],
+    examples: [`echo '{"event":"before_tool_call","tool":{"name":"write_file","args":{"path":"a.txt"}}}' | chrys-hooks resolve`],
+  },
+  {
+    name: 'drain-outbox',
+    summary: 'run due durable jobs from the outbox',
+    description: 'Runs pending durable hook jobs that are due, under a per-job lock, and waits for them.',
+    options: [
+      { flags: '--json', description: 'machine-readable summary' },
+      { flags: '--dry-run', description: 'list what would run, run nothing' },
+      { flags: '--limit <n>', description: 'run at most n jobs' },
+      { flags: '--requeue-failed', description: 'move failed jobs back to pending (after fixing a hook)' },
+      { flags: '--prune-done <days>', description: 'delete done jobs older than this many days' },
+    ],
+    examples: ['chrys-hooks drain-outbox', '*/5 * * * * chrys-hooks drain-outbox >/dev/null'],
+  },
+];
+
+/** "--event <name>" -> "--event"; "--no-color" -> "--no-color". */
+export const flagName = (o: OptionSpec): string => o.flags.split(/[ ,]/)[0]!;
+export const takesValue = (o: OptionSpec): boolean => o.flags.includes('<');

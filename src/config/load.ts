@@ -1,0 +1,203 @@
+// Loads the global and (when trusted) the project hooks file into one ordered
+// hook list with merged settings, and every diagnostic found on the way.
+// An invalid file disables itself only; a missing file is silent.
+
+import { type Hook, type Layer, type Settings, mergeSettings, normaliseHooksFile } from '../core/config.js';
+import type { Diagnostic, Warning } from '../core/diagnostics.js';
+import { toWarning } from '../core/diagnostics.js';
+import {
+  SETTINGS_FILE_NAMES,
+  findFirst,
+  globalHooksDir,
+  projectHooksDir,
+  samePhysicalFile,
+  trustOverride,
+} from './locations.js';
+import { UnreadableFile, parseConfigText, readText } from './read.js';
+import { type DiscoverOptions, discover } from './discover.js';
+
+export type { DiscoverOptions };
+
+export type SourceState = 'loaded' | 'dormant' | 'invalid' | 'missing' | 'same-file';
+
+export interface Source {
+  layer: Layer;
+  path: string;
+  state: SourceState;
+}
+
+export interface LoadedConfig {
+  configDir: string;
+  workspace: string;
+  projectHooksEnabled: boolean;
+  sources: Source[];
+  /** Project hooks in file order, then global hooks in file order. */
+  hooks: Hook[];
+  settings: ReturnType<typeof mergeSettings>;
+  /** Every finding in both files (for validate and list). */
+  diagnostics: Diagnostic[];
+  /** Load warnings: dormant or invalid sources, duplicate ids, skipped hooks... */
+  warnings: Warning[];
+}
+
+export interface FileLoad {
+  path: string;
+  hooks: Hook[];
+  settings: Partial<Settings>;
+  diagnostics: Diagnostic[];
+  valid: boolean;
+}
+
+/** Reads, parses, schema-checks and normalises one hooks file. */
+export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoad> {
+  const diagnostics: Diagnostic[] = [];
+  const fail = (code: Diagnostic['code'], message: string): FileLoad => {
+    diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
+    return { path, hooks: [], settings: {}, diagnostics, valid: false };
+  };
+  let text: string;
+  try {
+    text = readText(path);
+  } catch (e) {
+    if (e instanceof UnreadableFile) return fail('unreadable_file', `cannot read the file: ${e.message}`);
+    throw e;
+  }
+  const file = await parseConfigText(path, text);
+  for (const s of file.syntaxErrors) {
+    diagnostics.push({ path, ...s.position, severity: 'error', code: 'syntax_error', message: s.message, hint: path.endsWith('.json') ? 'fix the JSON syntax' : 'YAML indents with spaces, never tabs' });
+  }
+  let hooks: Hook[] = [];
+  let settings: Partial<Settings> = {};
+  if (file.data !== undefined) {
+    if (file.data !== null && (typeof file.data !== 'object' || Array.isArray(file.data))) {
+      diagnostics.push({ path, line: 1, column: 1, severity: 'error', code: 'invalid_type', message: 'a hooks file must be a mapping with a `hooks:` list' });
+    } else {
+      const { checkHooksFile } = await import('../core/schema.js');
+      const data = dropNullSections(file.data as Record<string, unknown> | null);
+      const checked = checkHooksFile(data);
+      for (const f of checked.findings) {
+        diagnostics.push({ path, ...file.locate(f.path, f.at), severity: 'error', code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}) });
+      }
+      if (checked.value) {
+        const normalised = normaliseHooksFile(checked.value, layer, path);
+        for (const f of normalised.findings) {
+          diagnostics.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
+        }
+        hooks = normalised.hooks;
+        settings = normalised.settings;
+      }
+    }
+  }
+  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+  const valid = !diagnostics.some((d) => d.severity === 'error');
+  return valid ? { path, hooks, settings, diagnostics, valid } : { path, hooks: [], settings: {}, diagnostics, valid };
+}
+
+// `hooks:` with nothing after it is null in YAML; read it as "no hooks".
+function dropNullSections(data: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!data) return data;
+  const out = { ...data };
+  for (const key of ['hooks', 'settings']) if (out[key] === null) delete out[key];
+  return out;
+}
+
+/** project.hooks_enabled from the user settings file; false when absent or unreadable. */
+async function settingsTrust(configDir: string, warnings: Warning[]): Promise<boolean> {
+  const path = findFirst(configDir, SETTINGS_FILE_NAMES);
+  if (!path) return false;
+  try {
+    const file = await parseConfigText(path, readText(path));
+    if (file.syntaxErrors.length > 0) throw new Error(file.syntaxErrors[0]!.message);
+    const project = (file.data as { project?: { hooks_enabled?: unknown } } | null)?.project;
+    const enabled = project?.hooks_enabled;
+    if (enabled === undefined) return false;
+    if (typeof enabled !== 'boolean') throw new Error(`project.hooks_enabled must be true or false, not ${JSON.stringify(enabled)}`);
+    return enabled;
+  } catch (e) {
+    warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${(e as Error).message}); project hooks stay disabled` });
+    return false;
+  }
+}
+
+
+export async function loadConfig(opts: DiscoverOptions): Promise<LoadedConfig> {
+  const { configDir, globalPath, projectPath } = discover(opts);
+  const warnings: Warning[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sources: Source[] = [];
+  const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
+  let enabled = trustOverride(opts);
+  if (enabled === undefined) enabled = projectPath && !sameFile ? await settingsTrust(configDir, warnings) : false;
+
+  let global: FileLoad | undefined;
+  if (globalPath) {
+    global = await loadHooksFile(globalPath, 'global');
+    diagnostics.push(...global.diagnostics);
+    sources.push({ layer: 'global', path: globalPath, state: global.valid ? 'loaded' : 'invalid' });
+    if (!global.valid) warnings.push(invalidWarning('hooks_config_invalid', 'global', global));
+  } else {
+    sources.push({ layer: 'global', path: `${globalHooksDir(configDir)}/hooks.yaml`, state: 'missing' });
+  }
+
+  let project: FileLoad | undefined;
+  if (!projectPath) {
+    sources.push({ layer: 'project', path: `${projectHooksDir(opts.workspace)}/hooks.yaml`, state: 'missing' });
+  } else if (sameFile) {
+    sources.push({ layer: 'project', path: projectPath, state: 'same-file' });
+  } else if (!enabled) {
+    sources.push({ layer: 'project', path: projectPath, state: 'dormant' });
+    warnings.push({
+      code: 'project_hooks_dormant',
+      path: projectPath,
+      message: `project hooks file ${projectPath} is not loaded: project hooks are not enabled (use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`,
+    });
+    if (opts.parseDormant) diagnostics.push(...(await loadHooksFile(projectPath, 'project')).diagnostics);
+  } else {
+    project = await loadHooksFile(projectPath, 'project');
+    diagnostics.push(...project.diagnostics);
+    sources.push({ layer: 'project', path: projectPath, state: project.valid ? 'loaded' : 'invalid' });
+    if (!project.valid) warnings.push(invalidWarning('project_hooks_config_invalid', 'project', project));
+  }
+
+  const hooks = [...(project?.hooks ?? []), ...(global?.hooks ?? [])];
+  for (const file of [project, global]) {
+    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning').map(toWarning));
+  }
+  if (project && global) {
+    const globalIds = new Map(global.hooks.map((h) => [h.id, h]));
+    for (const h of project.hooks) {
+      const twin = globalIds.get(h.id);
+      if (!twin) continue;
+      warnings.push({
+        code: 'duplicate_hook_id',
+        hook: h.id,
+        event: h.event,
+        path: project.path,
+        message: `hook id "${h.id}" is defined in both ${project.path} and ${global.path}; both run, the project one first`,
+      });
+    }
+  }
+  return {
+    configDir,
+    workspace: opts.workspace,
+    projectHooksEnabled: enabled,
+    sources,
+    hooks,
+    settings: mergeSettings(project?.settings, global?.settings),
+    diagnostics,
+    warnings,
+  };
+}
+
+function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_invalid', layer: Layer, file: FileLoad): Warning {
+  const errors = file.diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0]!;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return {
+    code,
+    path: file.path,
+    line: first.line,
+    column: first.column,
+    message: `${layer} hooks file ${file.path} is invalid and was not loaded: ${first.line}:${first.column} [${first.code}] ${first.message}${more}; run \`chrys-hooks validate ${file.path}\``,
+  };
+}

@@ -1,0 +1,66 @@
+// Where things live (CONTRACT §1): the config dir, the workspace, the two
+// hooks files and whether the project file is trusted. Discovery only stats
+// files; nothing is parsed here.
+
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const HOOKS_FILE_NAMES = ['hooks.yaml', 'hooks.yml', 'hooks.json'] as const;
+export const SETTINGS_FILE_NAMES = ['settings.yaml', 'settings.yml', 'settings.json'] as const;
+
+export interface GlobalOptions {
+  configDir?: string;
+  cwd?: string;
+  /** --project-hooks (true) / --no-project-hooks (false) / neither. */
+  projectHooks?: boolean;
+}
+
+export function configDirOf(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
+  if (opts.configDir) return resolve(opts.configDir);
+  if (env.CHRYS_HOME) return resolve(env.CHRYS_HOME);
+  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'chrys');
+  return join(homedir(), '.chrys');
+}
+
+/** --cwd > envelope cwd > process cwd. */
+export function workspaceOf(opts: GlobalOptions, envelopeCwd?: string): string {
+  if (opts.cwd) return resolve(opts.cwd);
+  if (envelopeCwd) return resolve(envelopeCwd);
+  return process.cwd();
+}
+
+/** The first of hooks.yaml, hooks.yml, hooks.json that exists in `dir`. */
+export function findFirst(dir: string, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const path = join(dir, name);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+export const globalHooksDir = (configDir: string): string => join(configDir, 'hooks');
+export const projectHooksDir = (workspace: string): string => join(workspace, '.chrys', 'hooks');
+
+export function samePhysicalFile(a: string, b: string): boolean {
+  try {
+    if (realpathSync(a) === realpathSync(b)) return true;
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
+const TRUE_WORDS = new Set(['1', 'true', 'yes', 'on']);
+const FALSE_WORDS = new Set(['0', 'false', 'no', 'off']);
+
+/** The trust decision from the command line or environment, if either says one. */
+export function trustOverride(opts: GlobalOptions, env: NodeJS.ProcessEnv = process.env): boolean | undefined {
+  if (opts.projectHooks !== undefined) return opts.projectHooks;
+  const v = env.CHRYS_PROJECT_HOOKS?.trim().toLowerCase();
+  if (v && TRUE_WORDS.has(v)) return true;
+  if (v && FALSE_WORDS.has(v)) return false;
+  return undefined;
+}

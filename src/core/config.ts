@@ -1,0 +1,246 @@
+// The normalised configuration: hooks with every default filled in, and the
+// semantic load-time rules of CONTRACT §2 that a schema cannot express.
+// Pure: file paths are data here, nothing is read.
+
+import { type EventName, eventSpec, lookupEvent } from './events.js';
+import { compilePythonRegex } from './pyregex.js';
+import type { DiagnosticCode } from './diagnostics.js';
+import type { JsonPath } from './json.js';
+import type { RawHook, RawHooksFile, RawSettings, SchemaFinding } from './schema.js';
+
+export type Layer = 'project' | 'global';
+export type Mode = 'blocking' | 'async' | 'fire_and_forget';
+
+export interface ArgMatcher {
+  equals?: string;
+  contains?: string;
+  regex?: RegExp;
+  regexSource?: string;
+}
+
+export interface Match {
+  profile?: string;
+  profiles?: string[];
+  tool_kind?: string;
+  tool_name?: string;
+  args?: Record<string, ArgMatcher>;
+  session_kinds?: string[];
+  max_context_tokens?: number;
+}
+
+export type Run =
+  | { type: 'script'; path: string; args: string[]; env: Record<string, string>; cwd: string; prompt_file?: string }
+  | { type: 'command'; argv: string[]; args: string[]; env: Record<string, string>; cwd: string; prompt_file?: string }
+  | { type: 'shell'; shell: string; env: Record<string, string>; cwd: string; prompt_file?: string };
+
+export interface Execution {
+  mode: Mode;
+  detach: boolean;
+  delivery: 'best_effort' | 'durable';
+  timeout_seconds: number;
+  on_error: 'block' | 'warn' | 'ignore';
+  delay_seconds: number;
+  once_per_session: boolean;
+}
+
+export interface Hook {
+  id: string;
+  event: EventName;
+  enabled: boolean;
+  description: string;
+  match: Match | undefined;
+  run: Run;
+  execution: Execution;
+  source: Layer;
+  /** The hooks file that defined it; relative run paths resolve against its directory. */
+  file: string;
+  /** Index in its file's `hooks` list. */
+  index: number;
+}
+
+export interface Settings {
+  shutdown_grace_seconds: number;
+  max_parallel_hooks: number;
+  outbox_retry_age_seconds: number;
+  outbox_max_retries: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  shutdown_grace_seconds: 5,
+  max_parallel_hooks: 4,
+  outbox_retry_age_seconds: 60,
+  outbox_max_retries: 3,
+};
+
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+export interface RuleFinding extends SchemaFinding {
+  severity: 'error' | 'warning';
+  hook?: string;
+  event?: EventName;
+}
+
+export interface NormalisedFile {
+  hooks: Hook[];
+  settings: Partial<Settings>;
+  findings: RuleFinding[];
+}
+
+const TOOL_FILTERS = ['tool_kind', 'tool_name', 'args'] as const;
+
+/** Applies defaults and the semantic rules to a schema-valid file. */
+export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: string): NormalisedFile {
+  const findings: RuleFinding[] = [];
+  const hooks: Hook[] = [];
+  const seen = new Map<string, number>();
+  const add = (severity: 'error' | 'warning', path: JsonPath, code: DiagnosticCode, message: string, extra: Partial<RuleFinding> = {}): void => {
+    findings.push({ severity, path, at: 'value', code, message, ...extra });
+  };
+
+  (raw.hooks ?? []).forEach((h, index) => {
+    const at = (...rest: (string | number)[]): JsonPath => ['hooks', index, ...rest];
+    const id = h.id.trim();
+    let hookInfo: { hook: string; event?: EventName } = { hook: id };
+    if (seen.has(id)) {
+      add('error', at('id'), 'duplicate_id', `duplicate id "${id}" (first used by hooks[${seen.get(id)}])`, { ...hookInfo, hint: 'ids must be unique within a file' });
+    } else seen.set(id, index);
+
+    const found = lookupEvent(h.event);
+    if (!found.ok) return; // the schema already reported unknown_event
+    const event = found.event;
+    hookInfo = { hook: id, event };
+    if (found.alias) add('warning', at('event'), 'event_alias', `event "${h.event}" is an alias of "${event}"`, { ...hookInfo, hint: `write event: ${event}` });
+
+    const execution = normaliseExecution(h, (path, code, message, severity = 'error') => add(severity, at('execution', ...path), code, message, hookInfo));
+    const run = normaliseRun(h, (path, code, message) => add('error', at('run', ...path), code, message, hookInfo));
+    const enabled = h.enabled ?? true;
+    const { match, regexErrors } = normaliseMatch(h);
+    for (const e of regexErrors) {
+      if (enabled) add('warning', at('match', 'args', e.arg, 'regex'), 'hook_skipped', `hook "${id}" is left out: regex ${JSON.stringify(e.source)} does not compile: ${e.error}`, hookInfo);
+    }
+    if (event === 'before_tool_call' && (!h.match || Object.keys(h.match).length === 0)) {
+      add('warning', at(), 'broad_match', `hook "${id}" runs before every tool call`, { ...hookInfo, hint: 'add a match: clause (tool_name, tool_kind or args)' });
+    }
+    if (!eventSpec(event).hasTool && h.match) {
+      for (const key of TOOL_FILTERS) {
+        if (h.match[key] !== undefined) {
+          add('warning', at('match', key), 'tool_filter_never_matches', `${key} never matches: event ${event} carries no tool`, hookInfo);
+        }
+      }
+    }
+    if (!run || !execution || (enabled && regexErrors.length > 0)) return;
+    hooks.push({ id, event, enabled, description: h.description ?? '', match, run, execution, source, file, index });
+  });
+
+  return { hooks, settings: settingsOf(raw.settings), findings };
+}
+
+function settingsOf(raw: RawSettings | undefined): Partial<Settings> {
+  const out: Partial<Settings> = {};
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
+    if (raw?.[key] !== undefined) out[key] = raw[key];
+  }
+  return out;
+}
+
+type Report = (path: (string | number)[], code: DiagnosticCode, message: string, severity?: 'error' | 'warning') => void;
+
+function normaliseExecution(h: RawHook, report: Report): Execution | undefined {
+  const e = h.execution ?? {};
+  const mode = e.mode ?? 'fire_and_forget';
+  const delivery = e.delivery ?? 'best_effort';
+  let ok = true;
+  if (e.detach && mode !== 'fire_and_forget') {
+    report(['detach'], 'invalid_combination', `detach needs mode fire_and_forget, not ${mode}`);
+    ok = false;
+  }
+  if ((e.delay_seconds ?? 0) > 0 && (delivery !== 'durable' || mode === 'blocking')) {
+    report(['delay_seconds'], 'invalid_combination', 'delay_seconds needs delivery: durable and a non-blocking mode');
+    ok = false;
+  }
+  if (mode === 'blocking' && delivery === 'durable') {
+    report(['delivery'], 'durable_ignored', 'a blocking hook cannot be durable; delivery: durable is ignored', 'warning');
+  }
+  if (!ok) return undefined;
+  return {
+    mode,
+    detach: e.detach ?? false,
+    delivery: mode === 'blocking' ? 'best_effort' : delivery,
+    timeout_seconds: e.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    on_error: e.on_error ?? 'warn',
+    delay_seconds: e.delay_seconds ?? 0,
+    once_per_session: e.once_per_session ?? false,
+  };
+}
+
+const RUN_FIELDS = { script: ['path', 'args'], command: ['argv', 'args'], shell: ['shell'] } as const;
+const TYPE_SPECIFIC = ['path', 'argv', 'shell', 'args'] as const;
+
+function normaliseRun(h: RawHook, report: Report): Run | undefined {
+  const r = h.run;
+  let ok = true;
+  const allowed: readonly string[] = RUN_FIELDS[r.type];
+  for (const field of TYPE_SPECIFIC) {
+    if (r[field] !== undefined && !allowed.includes(field)) {
+      report([field], 'run_type_mismatch', `run.${field} does not fit run type "${r.type}" (it takes ${allowed.join(', ')})`);
+      ok = false;
+    }
+  }
+  const required = allowed[0] as 'path' | 'argv' | 'shell';
+  if (r[required] === undefined) {
+    report([], 'missing_field', `run.${required} is required for run type "${r.type}"`);
+    ok = false;
+  }
+  if (r.prompt_file !== undefined && (!r.prompt_file.endsWith('.md') || r.prompt_file.split(/[\\/]/).includes('..'))) {
+    report(['prompt_file'], 'invalid_prompt_file', `prompt_file "${r.prompt_file}" must end in .md and must not contain ".."`);
+    ok = false;
+  }
+  if (!ok) return undefined;
+  const common = { env: r.env ?? {}, cwd: r.cwd ?? '', ...(r.prompt_file === undefined ? {} : { prompt_file: r.prompt_file }) };
+  if (r.type === 'script') return { type: 'script', path: r.path!, args: r.args ?? [], ...common };
+  if (r.type === 'command') return { type: 'command', argv: r.argv!, args: r.args ?? [], ...common };
+  return { type: 'shell', shell: r.shell!, ...common };
+}
+
+function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: { arg: string; source: string; error: string }[] } {
+  const regexErrors: { arg: string; source: string; error: string }[] = [];
+  if (!h.match) return { match: undefined, regexErrors };
+  const { args, ...rest } = h.match;
+  const match: Match = { ...rest };
+  if (args) {
+    match.args = {};
+    for (const [name, m] of Object.entries(args)) {
+      const compiled: ArgMatcher = {};
+      if (m.equals !== undefined) compiled.equals = m.equals;
+      if (m.contains !== undefined) compiled.contains = m.contains;
+      if (m.regex !== undefined) {
+        const r = compilePythonRegex(m.regex);
+        if (r.ok) {
+          compiled.regex = r.regex;
+          compiled.regexSource = m.regex;
+        } else regexErrors.push({ arg: name, source: m.regex, error: r.error });
+      }
+      match.args[name] = compiled;
+    }
+  }
+  return { match, regexErrors };
+}
+
+export interface SettingOrigin<T> {
+  value: T;
+  origin: Layer | 'default';
+}
+
+/** Per-field merge: project > global > default, keeping where each value came from. */
+export function mergeSettings(project: Partial<Settings> | undefined, global: Partial<Settings> | undefined): { [K in keyof Settings]: SettingOrigin<Settings[K]> } {
+  const out = {} as { [K in keyof Settings]: SettingOrigin<Settings[K]> };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as (keyof Settings)[]) {
+    if (project?.[key] !== undefined) out[key] = { value: project[key]!, origin: 'project' };
+    else if (global?.[key] !== undefined) out[key] = { value: global[key]!, origin: 'global' };
+    else out[key] = { value: DEFAULT_SETTINGS[key], origin: 'default' };
+  }
+  return out;
+}
+
+export const settingValues = (merged: ReturnType<typeof mergeSettings>): Settings =>
+  Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, v.value])) as unknown as Settings;

@@ -1,0 +1,279 @@
+// Folds hook outcomes into the one decision `fire` prints (CONTRACT §5–§7).
+// Each result-file key has its merge strategy in one table; a key added to
+// ResultKey without a strategy does not compile.
+
+import type { Hook, Layer, Mode } from './config.js';
+import { type DecisionKey, type EventName, eventSpec } from './events.js';
+import { type Json, type JsonObject, isJsonObject } from './json.js';
+import type { Warning } from './diagnostics.js';
+
+export type Channel = 'pre_prompt' | 'tool_preface' | 'ui_notice';
+export type Permission = 'allow' | 'ask' | 'deny';
+export type HookStatus = 'ok' | 'blocked' | 'failed' | 'timeout' | 'launch_error' | 'skipped' | 'not_run' | 'started' | 'queued';
+
+export interface HookReport {
+  id: string;
+  source: Layer;
+  mode: Mode;
+  status: HookStatus;
+  exit_code: number | null;
+  duration_ms: number | null;
+  reason?: string;
+}
+
+export interface Decision {
+  schema: 1;
+  event: EventName;
+  blocked: boolean;
+  reason: string | null;
+  blocked_by: { id: string; source: Layer } | null;
+  args: Json | null;
+  args_override: JsonObject;
+  system_reminders: string[];
+  extra_context: string[];
+  replace_result: string | null;
+  permission: Permission | null;
+  contexts: { channel: Channel; text: string; hook: string }[];
+  hooks: HookReport[];
+  warnings: Warning[];
+}
+
+/** How a hook process ended, classified once by the runner. */
+export interface Outcome {
+  status: 'ok' | 'failed' | 'timeout' | 'launch_error';
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  /** Human description of a failure: launch error, exit code, signal. */
+  error?: string;
+  stderrTail: string;
+  result: { kind: 'none' } | { kind: 'json'; value: JsonObject } | { kind: 'invalid'; reason: string };
+}
+
+export function emptyDecision(event: EventName): Decision {
+  return {
+    schema: 1,
+    event,
+    blocked: false,
+    reason: null,
+    blocked_by: null,
+    args: null,
+    args_override: {},
+    system_reminders: [],
+    extra_context: [],
+    replace_result: null,
+    permission: null,
+    contexts: [],
+    hooks: [],
+    warnings: [],
+  };
+}
+
+/** The running state of a blocking chain: the decision plus the args as modified so far. */
+export interface Chain {
+  decision: Decision;
+  /** tool.args as the next hook sees them. */
+  args: Json | undefined;
+  /** Some hook replaced or overrode the args. */
+  argsModified: boolean;
+}
+
+type ResultKey = 'action' | 'reason' | 'args' | 'args_override' | 'system_reminder' | 'extra_context' | 'replace_result' | 'permission' | 'context';
+
+interface Strategy<T> {
+  /** The value, or undefined when it has the wrong shape. */
+  parse(value: Json): T | undefined;
+  expected: string;
+  /** The decision key this value needs the event to honour; null = always applies. */
+  needs(value: T, result: JsonObject): DecisionKey | null;
+  /** Why it is ignored even where the event honours it (e.g. args without action: modify). */
+  precondition?(result: JsonObject): string | undefined;
+  apply(chain: Chain, value: T, hook: Hook, result: JsonObject): void;
+}
+
+const asString = (v: Json): string | undefined => (typeof v === 'string' ? v : undefined);
+const asStrings = (v: Json): string[] | undefined =>
+  typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+const CHANNELS: readonly Channel[] = ['pre_prompt', 'tool_preface', 'ui_notice'];
+const PERMISSION_RANK: Record<Permission, number> = { ask: 0, allow: 1, deny: 2 };
+const needsModify = (r: JsonObject): string | undefined => (r.action === 'modify' ? undefined : 'it applies only with action: modify');
+
+const block = (chain: Chain, hook: Hook, reason: string): void => {
+  const d = chain.decision;
+  d.blocked = true;
+  d.reason = reason;
+  d.blocked_by = { id: hook.id, source: hook.source };
+};
+
+const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
+  action: {
+    parse: (v) => (v === 'allow' || v === 'block' || v === 'modify' ? v : undefined),
+    expected: '"allow", "block" or "modify"',
+    needs: (v: string) => (v === 'block' ? 'action:block' : v === 'modify' ? 'action:modify' : null),
+    apply(chain, v: string, hook, result) {
+      if (v === 'block') block(chain, hook, asString(result.reason ?? null) || `blocked by hook "${hook.id}"`);
+    },
+  },
+  reason: {
+    parse: asString,
+    expected: 'a string',
+    needs: () => 'action:block',
+    apply() {}, // read by `action`
+  } satisfies Strategy<string>,
+  args: {
+    parse: (v) => (isJsonObject(v) ? v : undefined),
+    expected: 'an object',
+    needs: () => 'action:modify',
+    precondition: needsModify,
+    apply(chain, v: JsonObject) {
+      chain.args = v;
+      chain.argsModified = true;
+      chain.decision.args_override = {};
+    },
+  },
+  args_override: {
+    parse: (v) => (isJsonObject(v) ? v : undefined),
+    expected: 'an object',
+    needs: () => 'action:modify',
+    precondition: needsModify,
+    apply(chain, v: JsonObject) {
+      const base = isJsonObject(chain.args) ? chain.args : {};
+      chain.args = { ...base, ...v };
+      chain.argsModified = true;
+      Object.assign(chain.decision.args_override, v);
+    },
+  },
+  system_reminder: {
+    parse: asStrings,
+    expected: 'a string or a list of strings',
+    needs: () => 'system_reminder',
+    apply: (chain, v: string[]) => chain.decision.system_reminders.push(...v),
+  },
+  extra_context: {
+    parse: asStrings,
+    expected: 'a string or a list of strings',
+    needs: () => 'extra_context',
+    apply: (chain, v: string[]) => chain.decision.extra_context.push(...v),
+  },
+  replace_result: {
+    parse: asString,
+    expected: 'a string',
+    needs: () => 'replace_result',
+    apply(chain, v: string) {
+      chain.decision.replace_result = v;
+    },
+  },
+  permission: {
+    parse: (v) => (v === 'allow' || v === 'ask' || v === 'deny' ? v : undefined),
+    expected: '"allow", "ask" or "deny"',
+    needs: () => 'permission',
+    apply(chain, v: Permission, hook, result) {
+      const d = chain.decision;
+      if (d.permission === null || PERMISSION_RANK[v] > PERMISSION_RANK[d.permission]) d.permission = v;
+      if (v === 'deny' && !d.blocked) block(chain, hook, asString(result.reason ?? null) || `permission denied by hook "${hook.id}"`);
+    },
+  },
+  context: {
+    parse(v) {
+      const items = Array.isArray(v) ? v : [v];
+      const out: { channel: Channel; text: string }[] = [];
+      for (const item of items) {
+        if (typeof item === 'string') {
+          out.push({ channel: 'pre_prompt', text: item });
+          continue;
+        }
+        if (!isJsonObject(item) || typeof item.text !== 'string') return undefined;
+        const channel = item.channel ?? 'pre_prompt';
+        if (typeof channel !== 'string' || !CHANNELS.includes(channel as Channel)) return undefined;
+        out.push({ channel: channel as Channel, text: item.text });
+      }
+      return out;
+    },
+    expected: 'a list of {text, channel} with channel pre_prompt, tool_preface or ui_notice',
+    needs: () => null,
+    apply: (chain, v: { channel: Channel; text: string }[], hook) => {
+      for (const c of v) chain.decision.contexts.push({ ...c, hook: hook.id });
+    },
+  },
+};
+
+// Within one result, a full `args` replacement comes before the `args_override` merged over it.
+const APPLY_ORDER: readonly ResultKey[] = ['args', 'args_override', 'system_reminder', 'extra_context', 'replace_result', 'context', 'permission', 'reason', 'action'];
+
+/** Applies one blocking hook's successful result; returns the warnings it earned. */
+export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warning[] {
+  const warnings: Warning[] = [];
+  const spec = eventSpec(chain.decision.event);
+  const ignored = (key: string, why: string): void => {
+    warnings.push({ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}": ${key} ignored: ${why}` });
+  };
+  for (const key of APPLY_ORDER) {
+    if (!Object.hasOwn(result, key)) continue;
+    const strategy = STRATEGIES[key];
+    const value = strategy.parse(result[key]!);
+    if (value === undefined) {
+      warnings.push({ code: 'result_invalid', hook: hook.id, message: `hook "${hook.id}": ${key} must be ${strategy.expected}; ignored` });
+      continue;
+    }
+    const needed = strategy.needs(value, result);
+    if (needed !== null && !(spec.keys as readonly DecisionKey[]).includes(needed)) {
+      // `reason` without a block on an event that can block is simply unused.
+      if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block'))) {
+        ignored(key, `it does not apply to event ${chain.decision.event}`);
+      }
+      continue;
+    }
+    const why = strategy.precondition?.(result);
+    if (why) {
+      ignored(key, why);
+      continue;
+    }
+    strategy.apply(chain, value, hook, result);
+  }
+  return warnings;
+}
+
+/** Warnings for a non-blocking hook's result: every opinion is discarded. */
+export function ignoredResult(hook: Hook, result: JsonObject): Warning[] {
+  const keys = Object.keys(result).filter((k) => Object.hasOwn(STRATEGIES, k));
+  if (keys.length === 0) return [];
+  return [{ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}" is ${hook.execution.mode}: its decision (${keys.join(', ')}) is ignored; make it blocking to have it applied` }];
+}
+
+/** The report line and the chain effect of one blocking hook's outcome. */
+export function applyOutcome(chain: Chain, hook: Hook, outcome: Outcome): HookReport {
+  const d = chain.decision;
+  const report: HookReport = {
+    id: hook.id,
+    source: hook.source,
+    mode: hook.execution.mode,
+    status: outcome.status,
+    exit_code: outcome.exitCode,
+    duration_ms: outcome.durationMs,
+  };
+  if (outcome.status === 'ok') {
+    if (outcome.result.kind === 'invalid') {
+      d.warnings.push({ code: 'result_invalid', hook: hook.id, message: `hook "${hook.id}": ${outcome.result.reason}; treated as no opinion` });
+    } else if (outcome.result.kind === 'json') {
+      const wasBlocked = d.blocked;
+      d.warnings.push(...applyResult(chain, hook, outcome.result.value));
+      if (!wasBlocked && d.blocked) report.status = 'blocked';
+    }
+    return report;
+  }
+  const error = outcome.error ?? outcome.status;
+  report.reason = error;
+  const gated = eventSpec(d.event).gated;
+  const policy = hook.execution.on_error === 'block' && !gated ? 'warn' : hook.execution.on_error;
+  if (policy === 'block') {
+    const tail = outcome.stderrTail.trim();
+    block(chain, hook, `hook "${hook.id}" failed (${error})${tail ? `: ${tail}` : ''}`);
+  } else if (policy === 'warn') {
+    d.warnings.push({
+      code: outcome.status === 'timeout' ? 'hook_timeout' : 'hook_failed',
+      hook: hook.id,
+      message: `hook "${hook.id}" ${error}`,
+    });
+  }
+  return report;
+}

@@ -1,0 +1,90 @@
+// One diagnostics list shared by `validate`, `list`, `resolve` and `fire`.
+// Codes are part of the external contract (CONTRACT.md §2, §5, §7).
+
+export type Severity = 'error' | 'warning';
+
+export const ERROR_CODES = [
+  'syntax_error',
+  'unknown_key',
+  'invalid_type',
+  'invalid_value',
+  'missing_field',
+  'unknown_event',
+  'unsupported_version',
+  'duplicate_id',
+  'invalid_combination',
+  'run_type_mismatch',
+  'non_string_matcher',
+  'invalid_prompt_file',
+  'file_not_found',
+  'unreadable_file',
+] as const;
+
+export const WARNING_CODES = [
+  'durable_ignored',
+  'broad_match',
+  'tool_filter_never_matches',
+  'hook_skipped',
+  'script_not_found',
+  'interpreter_not_found',
+  'event_alias',
+  'project_hooks_dormant',
+  'hooks_config_invalid',
+  'project_hooks_config_invalid',
+  'duplicate_hook_id',
+  'settings_invalid',
+  'result_invalid',
+  'decision_ignored',
+  'hook_failed',
+  'hook_timeout',
+  'mode_not_supported',
+  'runtime_dir_unwritable',
+] as const;
+
+export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
+
+/** A load-time finding about one file, positioned where a user can fix it. */
+export interface Diagnostic {
+  path: string;
+  line: number;
+  column: number;
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  hint?: string;
+  hook?: string;
+  /** The event of the hook concerned, so `fire` reports only what affects its event. */
+  event?: string;
+}
+
+/** A warning as it appears in `fire`, `list` and `resolve` output. */
+export interface Warning {
+  code: DiagnosticCode;
+  message: string;
+  path?: string;
+  hook?: string;
+  event?: string;
+  line?: number;
+  column?: number;
+}
+
+/** Load warnings that change what a firing does, so `fire` reports them (CONTRACT §7). */
+export const FIRE_LOAD_WARNINGS: ReadonlySet<DiagnosticCode> = new Set([
+  'project_hooks_dormant',
+  'hooks_config_invalid',
+  'project_hooks_config_invalid',
+  'hook_skipped',
+  'duplicate_hook_id',
+  'durable_ignored',
+  'settings_invalid',
+]);
+
+export const toWarning = (d: Diagnostic): Warning => ({
+  code: d.code,
+  message: d.hint ? `${d.message} (${d.hint})` : d.message,
+  path: d.path,
+  line: d.line,
+  column: d.column,
+  ...(d.hook === undefined ? {} : { hook: d.hook }),
+  ...(d.event === undefined ? {} : { event: d.event }),
+});

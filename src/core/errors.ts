@@ -1,0 +1,37 @@
+// The errors a command can end with. Only the CLI entry turns them into an
+// exit code and the `{"error": {...}}` object of CONTRACT §7.
+
+export const EXIT = { ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, internal: 70 } as const;
+
+export type ErrorCode =
+  | 'usage'
+  | 'invalid_json'
+  | 'not_an_object'
+  | 'missing_event'
+  | 'unknown_event'
+  | 'input_too_large'
+  | 'input_unreadable'
+  | 'internal';
+
+const EXIT_OF: Record<ErrorCode, number> = {
+  usage: EXIT.usage,
+  invalid_json: EXIT.badInput,
+  not_an_object: EXIT.badInput,
+  missing_event: EXIT.badInput,
+  unknown_event: EXIT.badInput,
+  input_too_large: EXIT.badInput,
+  input_unreadable: EXIT.badInput,
+  internal: EXIT.internal,
+};
+
+export class ChrysError extends Error {
+  readonly exitCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.exitCode = EXIT_OF[code];
+  }
+}

@@ -1,0 +1,65 @@
+// Does a hook match an envelope? Returns which clause failed and against which
+// value, so `resolve` can explain a non-match and `fire` can report a skip.
+
+import type { Hook } from './config.js';
+import { type Json, type JsonObject, isJsonObject, JsonNumber } from './json.js';
+import { pyStr } from './pystr.js';
+
+export type MatchVerdict =
+  | { verdict: 'run' }
+  | { verdict: 'no_match'; reason: string }
+  | { verdict: 'skipped'; reason: string };
+
+const show = (v: string | undefined): string => (v === undefined ? 'missing' : `\`${v}\``);
+
+export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
+  const m = hook.match;
+  if (!m) return { verdict: 'run' };
+  const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+  const profile = str(envelope.profile) ?? '';
+  if (m.profile !== undefined && profile !== m.profile) {
+    return { verdict: 'no_match', reason: `profile is ${show(profile)}, hook wants \`${m.profile}\`` };
+  }
+  if (m.profiles && m.profiles.length > 0 && !m.profiles.includes(profile)) {
+    return { verdict: 'no_match', reason: `profile is ${show(profile)}, hook wants one of ${m.profiles.map((p) => `\`${p}\``).join(', ')}` };
+  }
+  const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
+  if (m.tool_kind !== undefined) {
+    const kind = tool ? pyStr(tool.kind) : undefined;
+    if (kind !== m.tool_kind) return { verdict: 'no_match', reason: `tool_kind is ${show(kind)}, hook wants \`${m.tool_kind}\`` };
+  }
+  if (m.tool_name !== undefined) {
+    const name = tool ? pyStr(tool.name) : undefined;
+    if (name !== m.tool_name) return { verdict: 'no_match', reason: `tool_name is ${show(name)}, hook wants \`${m.tool_name}\`` };
+  }
+  if (m.args) {
+    const args = tool && isJsonObject(tool.args) ? tool.args : undefined;
+    for (const [name, op] of Object.entries(m.args)) {
+      const value = args && Object.hasOwn(args, name) ? pyStr(args[name]) : undefined;
+      if (value === undefined) return { verdict: 'no_match', reason: `argument ${name} is missing` };
+      if (op.equals !== undefined && value !== op.equals) {
+        return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants it to equal \`${op.equals}\`` };
+      }
+      if (op.contains !== undefined && !value.includes(op.contains)) {
+        return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants it to contain \`${op.contains}\`` };
+      }
+      if (op.regex && !op.regex.test(value)) {
+        return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants regex \`${op.regexSource}\`` };
+      }
+    }
+  }
+  if (m.session_kinds && m.session_kinds.length > 0) {
+    const kind = str(envelope.session_kind) ?? 'interactive';
+    if (!m.session_kinds.includes(kind)) {
+      return { verdict: 'skipped', reason: `session_kind is \`${kind}\`, hook runs only for ${m.session_kinds.map((k) => `\`${k}\``).join(', ')}` };
+    }
+  }
+  if (m.max_context_tokens !== undefined) {
+    const raw = envelope.context_tokens;
+    const tokens = raw instanceof JsonNumber ? raw.toNumber() : undefined;
+    if (tokens !== undefined && tokens > m.max_context_tokens) {
+      return { verdict: 'skipped', reason: `context_tokens ${raw instanceof JsonNumber ? raw.raw : ''} is above max_context_tokens ${m.max_context_tokens}` };
+    }
+  }
+  return { verdict: 'run' };
+}

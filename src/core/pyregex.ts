@@ -1,0 +1,262 @@
+// Chrys hook files hold Python regular expressions (re.search semantics).
+// This translates the Python spellings into an equivalent JavaScript RegExp
+// with the `u` flag, or says why it cannot.
+
+export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string };
+
+const WORD = '\\p{L}\\p{N}_';
+const WORD_ASCII = 'A-Za-z0-9_';
+const SPACE_EXTRA = '\\x1c-\\x1f\\x85';
+const END = '(?![\\s\\S])';
+const START = '(?<![\\s\\S])';
+// Characters that must stay escaped to be literal in a JS `u` pattern.
+const JS_SYNTAX = new Set([...'^$\\.*+?()[]{}|/']);
+
+export function compilePythonRegex(source: string): RegexResult {
+  try {
+    const { pattern, flags } = translate(source);
+    return { ok: true, regex: new RegExp(pattern, flags) };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+class Untranslatable extends Error {}
+
+function translate(src: string): { pattern: string; flags: string } {
+  const flags = new Set<string>();
+  let i = 0;
+  // A leading global inline-flag group: (?i), (?ms), (?aiL) ...
+  for (;;) {
+    const m = /^\(\?([aiLmsux]+)\)/.exec(src.slice(i));
+    if (!m) break;
+    for (const f of m[1]!) flags.add(f);
+    i += m[0].length;
+  }
+  if (flags.has('L')) throw new Untranslatable('the (?L) locale flag has no JavaScript equivalent');
+  if (flags.has('x')) src = src.slice(0, i) + stripVerbose(src.slice(i));
+  const ascii = flags.has('a');
+  const multiline = flags.has('m');
+  const dotall = flags.has('s');
+  const word = ascii ? WORD_ASCII : WORD;
+  const boundary = `(?:(?<=[${word}])(?![${word}])|(?<![${word}])(?=[${word}]))`;
+  const nonBoundary = `(?:(?<=[${word}])(?=[${word}])|(?<![${word}])(?![${word}]))`;
+  const digit = ascii ? '0-9' : '\\p{Nd}';
+  const space = ascii ? ' \\t\\n\\r\\f\\v' : `\\s${SPACE_EXTRA}`;
+
+  let out = '';
+  const n = src.length;
+  while (i < n) {
+    const c = src[i]!;
+    if (c === '\\') {
+      const { text, length } = escape(src, i, false);
+      out += text;
+      i += length;
+      continue;
+    }
+    if (c === '[') {
+      const { text, length } = charClass(src, i);
+      out += text;
+      i += length;
+      continue;
+    }
+    if (c === '(') {
+      if (src.startsWith('(?P<', i)) {
+        out += '(?<';
+        i += 4;
+        continue;
+      }
+      const backref = /^\(\?P=(\w+)\)/.exec(src.slice(i));
+      if (backref) {
+        out += `\\k<${backref[1]}>`;
+        i += backref[0].length;
+        continue;
+      }
+      if (src.startsWith('(?#', i)) {
+        const close = src.indexOf(')', i);
+        if (close < 0) throw new Untranslatable('unterminated comment');
+        i = close + 1;
+        continue;
+      }
+      if (/^\(\?[aiLmsux-]+[:)]/.test(src.slice(i))) {
+        throw new Untranslatable('inline flags are only supported at the start of the pattern');
+      }
+      if (src.startsWith('(?>', i) || src.startsWith('(?(', i)) {
+        throw new Untranslatable('atomic groups and conditionals have no JavaScript equivalent');
+      }
+      out += c;
+      i++;
+      continue;
+    }
+    if (c === '{') {
+      const q = /^\{(\d*)(,?)(\d*)\}/.exec(src.slice(i));
+      if (q && (q[1] || q[3]) && !(q[2] === '' && q[3])) {
+        out += `{${q[1] || '0'}${q[2]}${q[3]}}`;
+        i += q[0].length;
+        if (src[i] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
+        continue;
+      }
+      out += '\\{';
+      i++;
+      continue;
+    }
+    if (c === '}' || c === ']') {
+      out += '\\' + c;
+      i++;
+      continue;
+    }
+    if ((c === '+' || c === '*' || c === '?') && src[i + 1] === '+' && c !== '?') {
+      throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
+    }
+    if (c === '.') {
+      out += dotall ? '[\\s\\S]' : '[^\\n]';
+      i++;
+      continue;
+    }
+    if (c === '$') {
+      out += multiline ? `(?=\\n|${END})` : `(?=\\n?${END})`;
+      i++;
+      continue;
+    }
+    if (c === '^') {
+      out += multiline ? `(?:${START}|(?<=\\n))` : START;
+      i++;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return { pattern: out, flags: flags.has('i') ? 'iu' : 'u' };
+
+  function escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
+    const e = s[at + 1];
+    if (e === undefined) throw new Untranslatable('pattern ends with a lone backslash');
+    const two = (text: string): { text: string; length: number } => ({ text, length: 2 });
+    switch (e) {
+      case 'w':
+        return two(inClass ? word : `[${word}]`);
+      case 'W':
+        return two(`[^${word}]`); // in a class, handled by charClass
+      case 'd':
+        return two(inClass ? digit : `[${digit}]`);
+      case 'D':
+        return two(ascii ? (inClass ? '\\D' : '[^0-9]') : '\\P{Nd}');
+      case 's':
+        return two(inClass ? space : `[${space}]`);
+      case 'S':
+        return two(inClass ? '\\S' : `[^${space}]`);
+      case 'b':
+        return two(inClass ? '\\x08' : boundary);
+      case 'B':
+        if (inClass) throw new Untranslatable('\\B is not allowed in a character class');
+        return two(nonBoundary);
+      case 'A':
+        return two(START);
+      case 'Z':
+        return two(END);
+      case 'a':
+        return two('\\x07');
+      case 'n': case 't': case 'r': case 'f': case 'v':
+        return two('\\' + e);
+      case 'x': {
+        const h = /^[0-9a-fA-F]{2}/.exec(s.slice(at + 2));
+        if (!h) throw new Untranslatable('bad \\x escape');
+        return { text: '\\x' + h[0], length: 4 };
+      }
+      case 'u': {
+        const h = /^[0-9a-fA-F]{4}/.exec(s.slice(at + 2));
+        if (!h) throw new Untranslatable('bad \\u escape');
+        return { text: '\\u' + h[0], length: 6 };
+      }
+      case 'U': {
+        const h = /^[0-9a-fA-F]{8}/.exec(s.slice(at + 2));
+        if (!h) throw new Untranslatable('bad \\U escape');
+        return { text: `\\u{${parseInt(h[0], 16).toString(16)}}`, length: 10 };
+      }
+      case 'N':
+        throw new Untranslatable('named characters (\\N{...}) are not supported');
+    }
+    if (e === '0' || (inClass && /[0-7]/.test(e))) {
+      const o = /^[0-7]{1,3}/.exec(s.slice(at + 1))!;
+      return { text: `\\u{${parseInt(o[0], 8).toString(16)}}`, length: 1 + o[0].length };
+    }
+    if (/[1-9]/.test(e)) {
+      const o = /^[1-7][0-7]{2}/.exec(s.slice(at + 1));
+      if (o) return { text: `\\u{${parseInt(o[0], 8).toString(16)}}`, length: 4 };
+      const d = /^\d{1,2}/.exec(s.slice(at + 1))!;
+      return { text: '\\' + d[0], length: 1 + d[0].length };
+    }
+    if (/[A-Za-z]/.test(e)) throw new Untranslatable(`bad escape \\${e}`);
+    // Python lets any other character be escaped; JS `u` mode only syntax characters.
+    if (JS_SYNTAX.has(e) || (inClass && e === '-')) return two('\\' + e);
+    return { text: `\\u{${e.codePointAt(0)!.toString(16)}}`, length: 1 + e.length };
+  }
+
+  function charClass(s: string, at: number): { text: string; length: number } {
+    let k = at + 1;
+    let negated = false;
+    if (s[k] === '^') {
+      negated = true;
+      k++;
+    }
+    let body = '';
+    let hasNonWord = false;
+    let first = true;
+    for (;;) {
+      if (k >= s.length) throw new Untranslatable('unterminated character class');
+      const ch = s[k]!;
+      if (ch === ']' && !first) break;
+      first = false;
+      if (ch === '\\') {
+        if (s[k + 1] === 'W') {
+          hasNonWord = true;
+          k += 2;
+          continue;
+        }
+        const { text, length } = escape(s, k, true);
+        body += text;
+        k += length;
+        continue;
+      }
+      if (ch === '[' || ch === ']') body += '\\' + ch;
+      else body += ch;
+      k++;
+    }
+    const length = k + 1 - at;
+    if (!hasNonWord) return { text: `[${negated ? '^' : ''}${body}]`, length };
+    // JS `u` classes cannot hold a negated class, so [..\W..] becomes an alternation.
+    const nonWord = `[^${word}]`;
+    if (!negated) return { text: `(?:[${body}]|${nonWord})`, length };
+    return { text: `(?:(?![${body}])[${word}])`, length };
+  }
+}
+
+function stripVerbose(src: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') {
+      out += c + (src[i + 1] ?? '');
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      out += c;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
+    if (/\s/.test(c)) continue;
+    out += c;
+  }
+  return out;
+}

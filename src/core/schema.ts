@@ -1,0 +1,184 @@
+// The hooks-file schema (CONTRACT §2) in zod, and the mapping of zod's issues
+// onto the contract's diagnostic codes. zod/mini keeps start-up cost low:
+// this module loads only when a hooks file exists.
+
+import * as z from 'zod/mini';
+import { EVENT_ALIASES, EVENT_NAMES, closest, lookupEvent } from './events.js';
+import type { DiagnosticCode } from './diagnostics.js';
+import type { JsonPath } from './json.js';
+
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+const matcherSchema = z.strictObject({
+  equals: z.optional(z.string()),
+  contains: z.optional(z.string()),
+  regex: z.optional(z.string()),
+});
+
+const matchSchema = z.strictObject({
+  profile: z.optional(z.string()),
+  profiles: z.optional(z.array(z.string())),
+  tool_kind: z.optional(z.string()),
+  tool_name: z.optional(z.string()),
+  args: z.optional(z.record(z.string(), matcherSchema)),
+  session_kinds: z.optional(z.array(z.string())),
+  max_context_tokens: z.optional(z.number().check(z.gte(0))),
+});
+
+const runSchema = z.strictObject({
+  type: z.enum(['script', 'command', 'shell']),
+  path: z.optional(z.string().check(z.minLength(1))),
+  argv: z.optional(z.array(z.string()).check(z.minLength(1))),
+  shell: z.optional(z.string().check(z.minLength(1))),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  cwd: z.optional(z.string()),
+  prompt_file: z.optional(z.string()),
+});
+
+const executionSchema = z.strictObject({
+  mode: z.optional(z.enum(['blocking', 'async', 'fire_and_forget'])),
+  detach: z.optional(z.boolean()),
+  delivery: z.optional(z.enum(['best_effort', 'durable'])),
+  timeout_seconds: z.optional(z.number().check(z.gt(0))),
+  on_error: z.optional(z.enum(['block', 'warn', 'ignore'])),
+  delay_seconds: z.optional(z.number().check(z.gte(0), z.lte(86400))),
+  once_per_session: z.optional(z.boolean()),
+});
+
+const hookSchema = z.strictObject({
+  id: z.string().check(
+    z.minLength(1),
+    z.refine((s) => {
+      const t = s.trim();
+      return t.length >= 1 && t.length <= 512 && !CONTROL_CHARS.test(s);
+    }, 'must be 1 to 512 characters after trimming, with no control characters'),
+  ),
+  event: z.enum([...EVENT_NAMES, ...Object.keys(EVENT_ALIASES)] as [string, ...string[]]),
+  enabled: z.optional(z.boolean()),
+  description: z.optional(z.string()),
+  match: z.optional(matchSchema),
+  run: runSchema,
+  execution: z.optional(executionSchema),
+});
+
+export const settingsSchema = z.strictObject({
+  shutdown_grace_seconds: z.optional(z.number().check(z.gte(0))),
+  max_parallel_hooks: z.optional(z.int().check(z.gte(1))),
+  outbox_retry_age_seconds: z.optional(z.number().check(z.gte(0))),
+  outbox_max_retries: z.optional(z.int().check(z.gte(0))),
+});
+
+export const hooksFileSchema = z.strictObject({
+  version: z.optional(z.literal(1)),
+  settings: z.optional(settingsSchema),
+  hooks: z.optional(z.array(hookSchema)),
+});
+
+export type RawHooksFile = z.infer<typeof hooksFileSchema>;
+export type RawHook = z.infer<typeof hookSchema>;
+export type RawSettings = z.infer<typeof settingsSchema>;
+
+/** The keys each kind of object accepts, for "did you mean" hints. */
+const KEYS_AT: Array<[(path: JsonPath) => boolean, readonly string[]]> = [
+  [(p) => p.length === 0, Object.keys(hooksFileSchema.shape)],
+  [(p) => p.length === 1 && p[0] === 'settings', Object.keys(settingsSchema.shape)],
+  [(p) => p.length === 2 && p[0] === 'hooks', Object.keys(hookSchema.shape)],
+  [(p) => p.length === 3 && p[2] === 'match', Object.keys(matchSchema.shape)],
+  [(p) => p.length === 5 && p[3] === 'args', Object.keys(matcherSchema.shape)],
+  [(p) => p.length === 3 && p[2] === 'run', Object.keys(runSchema.shape)],
+  [(p) => p.length === 3 && p[2] === 'execution', Object.keys(executionSchema.shape)],
+];
+
+export interface SchemaFinding {
+  path: JsonPath;
+  at: 'key' | 'value';
+  code: DiagnosticCode;
+  message: string;
+  hint?: string;
+}
+
+const typeName = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;
+
+const expectedName: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping',
+  record: 'a mapping',
+};
+
+const fieldName = (path: JsonPath): string =>
+  path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'the file';
+
+/** Validates a parsed hooks file; findings carry zod's paths, mapped to contract codes. */
+export function checkHooksFile(data: unknown): { value?: RawHooksFile; findings: SchemaFinding[] } {
+  if (data === null || data === undefined) return { value: {}, findings: [] };
+  const result = hooksFileSchema.safeParse(data);
+  if (result.success) return { value: result.data, findings: [] };
+  const findings: SchemaFinding[] = [];
+  for (const issue of result.error.issues) findings.push(...mapIssue(issue, data));
+  return { findings };
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let cur = root;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[p];
+  }
+  return cur;
+}
+
+function mapIssue(issue: z.core.$ZodIssue, root: unknown): SchemaFinding[] {
+  const path = issue.path as (string | number)[];
+  const field = fieldName(path);
+  const input = valueAt(root, path);
+  const last = path[path.length - 1];
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = KEYS_AT.find(([test]) => test(path))?.[1] ?? [];
+    return issue.keys.map((key) => {
+      const suggestion = closest(key, allowed);
+      return {
+        path: [...path, key],
+        at: 'key' as const,
+        code: 'unknown_key' as const,
+        message: `unknown key "${key}" in ${fieldName(path)}`,
+        hint: suggestion ? `did you mean "${suggestion}"?` : `allowed keys: ${allowed.join(', ')}`,
+      };
+    });
+  }
+  if (path.length === 1 && last === 'version') {
+    return [{ path, at: 'value', code: 'unsupported_version', message: `version ${JSON.stringify(input)} is not supported`, hint: 'use version: 1 or leave it out' }];
+  }
+  if (path.length === 3 && last === 'event' && issue.code === 'invalid_value') {
+    const name = String(input);
+    const found = lookupEvent(name);
+    const suggestion = found.ok ? undefined : found.suggestion;
+    return [{ path, at: 'value', code: 'unknown_event', message: `unknown event "${name}"`, ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}) }];
+  }
+  if (issue.code === 'invalid_type' && input === undefined) {
+    return [{ path, at: 'key', code: 'missing_field', message: `${field} is required` }];
+  }
+  if (path.length === 6 && path[3] === 'args' && issue.code === 'invalid_type') {
+    return [{ path, at: 'value', code: 'non_string_matcher', message: `${field} must be a string, not ${typeName(input)}`, hint: `quote it: ${last}: "${String(input)}"` }];
+  }
+  if (issue.code === 'invalid_type') {
+    const expected = expectedName[issue.expected] ?? issue.expected;
+    return [{ path, at: 'value', code: 'invalid_type', message: `${field} must be ${expected}, not ${typeName(input)}` }];
+  }
+  if (issue.code === 'invalid_value') {
+    const allowed = issue.values.map((v) => JSON.stringify(v));
+    const suggestion = typeof input === 'string' ? closest(input, issue.values.map(String)) : undefined;
+    return [{ path, at: 'value', code: 'invalid_value', message: `${field} is ${JSON.stringify(input)}; allowed: ${allowed.join(', ')}`, ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}) }];
+  }
+  if (issue.code === 'too_small' || issue.code === 'too_big') {
+    const bound = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
+    const what = Array.isArray(input) ? 'must not be empty' : typeof input === 'string' ? 'must not be empty' : `must be ${bound} ${issue.code === 'too_small' ? issue.minimum : issue.maximum}`;
+    return [{ path, at: 'value', code: 'invalid_value', message: `${field} ${what} (got ${JSON.stringify(input)})` }];
+  }
+  return [{ path, at: 'value', code: 'invalid_value', message: `${field}: ${issue.message}` }];
+}

@@ -1,0 +1,77 @@
+// What exactly a hook would run: argv, cwd and the variables chrys-hooks adds.
+// Shared by the runner and by `resolve`, which shows it without running it.
+
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import type { Hook } from '../core/config.js';
+import { interpreterFor } from './interpreter.js';
+
+export interface HookContext {
+  configDir: string;
+  workspace: string;
+  sessionId: string;
+  profile: string;
+}
+
+export type Invocation =
+  | { ok: true; argv: string[]; cwd: string; env: Record<string, string> }
+  | { ok: false; error: string; argv: string[]; cwd: string; env: Record<string, string> };
+
+/** ${workspace_cwd}, ${chrys_home}, ${session_id}, ${profile}, replaced literally; nothing else. */
+export function expandTemplate(text: string, ctx: HookContext): string {
+  return text
+    .replaceAll('${workspace_cwd}', ctx.workspace)
+    .replaceAll('${chrys_home}', ctx.configDir)
+    .replaceAll('${session_id}', ctx.sessionId)
+    .replaceAll('${profile}', ctx.profile);
+}
+
+export const hookDir = (hook: Hook): string => dirname(hook.file);
+export const resolveFromHookFile = (hook: Hook, path: string): string => (isAbsolute(path) ? path : resolve(hookDir(hook), path));
+
+/** The contract variables (without the per-run temp file paths) plus run.env. */
+export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
+  const env: Record<string, string> = {
+    CHRYS_HOOK_ID: hook.id,
+    CHRYS_HOOK_EVENT: hook.event,
+    CHRYS_HOOK_SOURCE: hook.source,
+    CHRYS_HOME: ctx.configDir,
+    CHRYS_WORKSPACE: ctx.workspace,
+    PYTHONUTF8: '1',
+    PYTHONIOENCODING: 'utf-8',
+  };
+  for (const [k, v] of Object.entries(hook.run.env)) env[k] = expandTemplate(v, ctx);
+  return env;
+}
+
+export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
+  const run = hook.run;
+  const env = addedEnv(hook, ctx);
+  const cwdText = expandTemplate(run.cwd, ctx);
+  const cwd = cwdText ? resolve(ctx.workspace, cwdText) : ctx.workspace;
+  const fail = (error: string, argv: string[] = []): Invocation => ({ ok: false, error, argv, cwd, env });
+  let argv: string[];
+  if (run.type === 'script') {
+    const script = resolveFromHookFile(hook, run.path);
+    const interpreter = interpreterFor(script);
+    if (!interpreter.ok) return fail(`no interpreter for ${script}: ${interpreter.wanted} not found on PATH`, [script, ...run.args]);
+    argv = [...interpreter.argv, script, ...run.args];
+    if (!existsSync(script)) return fail(`script not found: ${script}`, argv);
+  } else if (run.type === 'command') {
+    argv = [...run.argv, ...run.args];
+  } else if (process.platform === 'win32') {
+    argv = [process.env.ComSpec || 'cmd.exe', '/c', run.shell];
+  } else {
+    argv = [process.env.SHELL || '/bin/sh', '-c', run.shell];
+  }
+  if (!isDirectory(cwd)) return fail(`working directory does not exist: ${cwd}`, argv);
+  return { ok: true, argv, cwd, env };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

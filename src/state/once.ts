@@ -1,0 +1,42 @@
+// The once-per-session guard: a stamp file per (hook, session) under state/,
+// created with O_EXCL so two concurrent firings cannot both claim it.
+
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Hook } from '../core/config.js';
+import type { Warning } from '../core/diagnostics.js';
+import { ensureDir, runtimeDir } from '../run/runtime.js';
+
+export const onceStampPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>, sessionId: string): string => {
+  const key = createHash('sha256').update(`${hook.source}\0${hook.file}\0${hook.id}\0${sessionId}`).digest('hex').slice(0, 32);
+  return join(runtimeDir(configDir, 'state'), 'once', `${key}.stamp`);
+};
+
+export class OnceGuard {
+  readonly warnings: Warning[] = [];
+  constructor(
+    private readonly configDir: string,
+    private readonly sessionId: string,
+  ) {}
+
+  /** Whether the hook already ran this session, without stamping (for `resolve`). */
+  seen(hook: Hook): boolean {
+    return hook.execution.once_per_session && this.sessionId !== '' && existsSync(onceStampPath(this.configDir, hook, this.sessionId));
+  }
+
+  /** Stamps the hook for this session; returns a skip reason if it was already stamped. */
+  claim(hook: Hook): string | undefined {
+    if (!hook.execution.once_per_session || this.sessionId === '') return undefined;
+    const path = onceStampPath(this.configDir, hook, this.sessionId);
+    try {
+      ensureDir(join(runtimeDir(this.configDir, 'state'), 'once'));
+      closeSync(openSync(path, 'wx', 0o600));
+      return undefined;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return `once_per_session: already ran in session ${this.sessionId}`;
+      this.warnings.push({ code: 'runtime_dir_unwritable', hook: hook.id, message: `cannot record once_per_session for hook "${hook.id}" (${(e as Error).message}); it ran anyway` });
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,222 @@
+// The hook process contract through the real binary (CONTRACT §5): env, temp
+// files, stdin, interpreters, output caps, timeouts and process-group kills.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookYaml, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const EVENT = { event: 'before_tool_call', session_id: 'sess-1', profile: 'Code', tool: { name: 'edit_file', args: { path: 'a', n: 1.0, big: 12345678901234567890123 } } };
+const EVENT_TEXT = '{"event":"PreToolUse","session_id":"sess-1","profile":"Code","tool":{"name":"edit_file","args":{"path":"a","n":1.0,"big":12345678901234567890123}}}';
+const blocking = (id: string, run: string, execution = 'mode: blocking'): string => hookYaml({ id, run, match: 'tool_name: edit_file', execution });
+
+/** Running, and not a zombie waiting for an init that may be slow to reap it. */
+const isAlive = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('fire: the hook process contract', () => {
+  it('gives a python3 hook the env, payload file, stdin and result file of the contract', async () => {
+    const s = sandbox();
+    s.globalScript('probe.py', `
+import json, os, stat, sys
+env = {k: os.environ.get(k) for k in ["CHRYS_HOOK_ID", "CHRYS_HOOK_EVENT", "CHRYS_HOOK_SOURCE", "CHRYS_HOME", "CHRYS_WORKSPACE", "PYTHONUTF8", "PYTHONIOENCODING", "PYTHONPATH", "PYTHONHOME", "LEVEL", "WHERE", "LITERAL"]}
+payload_path = os.environ["CHRYS_HOOK_PAYLOAD_FILE"]
+result_path = os.environ["CHRYS_HOOK_RESULT"]
+facts = {
+  "env": env,
+  "cwd": os.getcwd(),
+  "stdin": sys.stdin.read(),
+  "payload": open(payload_path, encoding="utf-8").read(),
+  "payload_mode": oct(stat.S_IMODE(os.stat(payload_path).st_mode)),
+  "result_mode": oct(stat.S_IMODE(os.stat(result_path).st_mode)),
+  "result_size": os.path.getsize(result_path),
+  "paths": [payload_path, result_path],
+}
+json.dump(facts, open(os.path.join(os.environ["CHRYS_WORKSPACE"], "facts.json"), "w"))
+`);
+    s.globalHooks(`hooks:\n${blocking('probe', 'type: script\npath: scripts/probe.py\nenv:\n  LEVEL: strict\n  WHERE: "${workspace_cwd}|${chrys_home}|${session_id}|${profile}"\n  LITERAL: "$HOME ${nope}"')}\n`);
+    const { decision } = await s.fire(EVENT_TEXT, [], { env: { PYTHONPATH: '/leak', PYTHONHOME: '/leak' } });
+    expect(decision.hooks).toMatchObject([{ id: 'probe', status: 'ok' }]);
+    const facts = JSON.parse(readFileSync(join(s.workspace, 'facts.json'), 'utf8'));
+    expect(facts.env).toEqual({
+      CHRYS_HOOK_ID: 'probe',
+      CHRYS_HOOK_EVENT: 'before_tool_call',
+      CHRYS_HOOK_SOURCE: 'global',
+      CHRYS_HOME: s.configDir,
+      CHRYS_WORKSPACE: s.workspace,
+      PYTHONUTF8: '1',
+      PYTHONIOENCODING: 'utf-8',
+      PYTHONPATH: null,
+      PYTHONHOME: null,
+      LEVEL: 'strict',
+      WHERE: `${s.workspace}|${s.configDir}|sess-1|Code`,
+      LITERAL: '$HOME ${nope}',
+    });
+    expect(facts.cwd).toBe(s.workspace);
+    expect(facts.payload_mode).toBe('0o600');
+    expect(facts.result_mode).toBe('0o600');
+    expect(facts.result_size).toBe(0);
+    expect(facts.stdin).toBe(facts.payload);
+    // the alias is normalised, defaults filled, numbers keep their spelling
+    expect(facts.payload).toContain('"event":"before_tool_call"');
+    expect(facts.payload).toContain('"n":1.0');
+    expect(facts.payload).toContain('"big":12345678901234567890123');
+    const payload = JSON.parse(facts.payload);
+    expect(payload).toMatchObject({ schema: 1, cwd: s.workspace, session_kind: 'interactive', session_id: 'sess-1' });
+    expect(payload.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const p of facts.paths) expect(existsSync(p)).toBe(false);
+  });
+
+  it('runs a node script and a bash script by extension, with run.args appended', async () => {
+    const s = sandbox();
+    s.globalScript('ctx.mjs', `import { writeFileSync } from 'node:fs';
+writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: 'node:' + process.argv.slice(2).join(','), channel: 'tool_preface' }] }));`);
+    s.globalScript('ctx.sh', 'printf \'{"context":[{"text":"bash:%s"}]}\' "$*" > "$CHRYS_HOOK_RESULT"');
+    s.globalHooks(`hooks:\n${blocking('n', 'type: script\npath: scripts/ctx.mjs\nargs: ["--x", "y"]')}\n${blocking('b', 'type: script\npath: scripts/ctx.sh\nargs: ["1", "2"]')}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.contexts).toEqual([
+      { channel: 'tool_preface', text: 'node:--x,y', hook: 'n' },
+      { channel: 'pre_prompt', text: 'bash:1 2', hook: 'b' },
+    ]);
+  });
+
+  it('runs a script that is not executable, through its interpreter', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'plain.sh'), 'echo \'{"context":[{"text":"ran"}]}\' > "$CHRYS_HOOK_RESULT"', 0o644);
+    s.globalHooks(`hooks:\n${blocking('plain', 'type: script\npath: plain.sh')}\n`);
+    expect((await s.fire(EVENT)).decision.contexts).toMatchObject([{ text: 'ran' }]);
+  });
+
+  it('runs command argv without a shell and never expands templates in it', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('argv', "type: command\nargv: [node, -e, 'require(\"fs\").writeFileSync(\"argv.json\", JSON.stringify(process.argv.slice(1)))']\nargs: ['\${session_id}', '$HOME', '; rm -rf /']")}\n`);
+    await s.fire(EVENT);
+    expect(JSON.parse(readFileSync(join(s.workspace, 'argv.json'), 'utf8'))).toEqual(['${session_id}', '$HOME', '; rm -rf /']);
+  });
+
+  it('runs shell hooks with $SHELL -c in run.cwd (templates expanded)', async () => {
+    const s = sandbox();
+    mkdirSync(join(s.workspace, 'sub'));
+    s.globalHooks(`hooks:\n${blocking('sh', 'type: shell\nshell: \'pwd > where.txt; echo "$0" > shell.txt\'\ncwd: "${workspace_cwd}/sub"')}\n`);
+    await s.fire(EVENT, [], { env: { SHELL: '/bin/bash' } });
+    expect(readFileSync(join(s.workspace, 'sub', 'where.txt'), 'utf8').trim()).toBe(join(s.workspace, 'sub'));
+    expect(readFileSync(join(s.workspace, 'sub', 'shell.txt'), 'utf8').trim()).toBe('/bin/bash');
+  });
+
+  it('makes the runtime tmp dir 0700 and leaves no temp files behind', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('t', 'type: command\nargv: ["true"]')}\n`);
+    await s.fire(EVENT);
+    const tmp = join(s.configDir, 'hooks', 'tmp');
+    expect(statSync(tmp).mode & 0o777).toBe(0o700);
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it.each<[string, string, string]>([
+    ['a missing script', 'type: script\npath: scripts/missing.py', 'script not found'],
+    ['a missing command', 'type: command\nargv: [no-such-command-xyz]', 'command not found: no-such-command-xyz'],
+    ['a command that is not executable', 'type: command\nargv: [./data.txt]', 'not executable'],
+    ['a missing cwd', 'type: command\nargv: ["true"]\ncwd: nowhere', 'working directory does not exist'],
+  ])('reports %s as launch_error', async (_name, run, reason) => {
+    const s = sandbox();
+    s.write(join(s.workspace, 'data.txt'), 'x', 0o644);
+    s.globalHooks(`hooks:\n${blocking('l', run)}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ id: 'l', status: 'launch_error', exit_code: null, reason: expect.stringContaining(reason) }]);
+    expect(decision.warnings).toMatchObject([{ code: 'hook_failed', hook: 'l' }]);
+  });
+
+  it('kills a hanging hook and the child it forked when the timeout passes', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('hang', "type: shell\nshell: 'sleep 300 & echo $! > child.pid; echo $$ > leader.pid; wait'", 'mode: blocking\ntimeout_seconds: 0.5')}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ id: 'hang', status: 'timeout', reason: expect.stringContaining('timed out') }]);
+    expect(decision.hooks[0].duration_ms).toBeLessThan(10_000);
+    expect(decision.warnings).toMatchObject([{ code: 'hook_timeout' }]);
+    for (const f of ['child.pid', 'leader.pid']) {
+      const pid = Number(readFileSync(join(s.workspace, f), 'utf8'));
+      expect(isAlive(pid), `${f} ${pid} is still alive`).toBe(false);
+    }
+  });
+
+  it('escalates to SIGKILL for a hook that ignores SIGTERM', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('stubborn', "type: shell\nshell: 'trap \"\" TERM; echo $$ > leader.pid; while :; do sleep 0.1; done'", 'mode: blocking\ntimeout_seconds: 0.3')}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ status: 'timeout' }]);
+    expect(isAlive(Number(readFileSync(join(s.workspace, 'leader.pid'), 'utf8')))).toBe(false);
+  });
+
+  it('reports a hook killed by a signal as failed', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('sig', "type: shell\nshell: 'kill -9 $$'")}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ status: 'failed', exit_code: null, reason: 'was killed by SIGKILL' }]);
+  });
+
+  it('survives a hook that prints megabytes on stdout and stderr', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('loud', `type: command\nargv: [node, -e, 'const b = "x".repeat(1 << 20); for (let i = 0; i < 8; i++) { process.stdout.write(b); process.stderr.write(b) } require("fs").writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: "done" }] }))']`)}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ status: 'ok' }]);
+    expect(decision.contexts).toMatchObject([{ text: 'done' }]);
+  });
+
+  it.each<[string, string, string]>([
+    ['a 2 MiB result file', `node -e 'require("fs").writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({context: [{text: "x".repeat(2 << 20)}]}))'`, 'over the 1 MiB limit'],
+    ['invalid JSON', `echo '{"action": blo' > "$CHRYS_HOOK_RESULT"`, 'not valid JSON'],
+    ['a JSON array', `echo '[{"action": "block"}]' > "$CHRYS_HOOK_RESULT"`, 'not an object'],
+  ])('treats %s in the result file as no opinion, with result_invalid', async (_name, shell, message) => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'h.sh'), shell);
+    s.globalHooks(`hooks:\n${blocking('r', 'type: script\npath: h.sh')}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.blocked).toBe(false);
+    expect(decision.contexts).toEqual([]);
+    expect(decision.hooks).toMatchObject([{ status: 'ok' }]);
+    expect(decision.warnings).toMatchObject([{ code: 'result_invalid', message: expect.stringContaining(message) }]);
+  });
+
+  it('still runs hooks and answers when the runtime dir cannot be created', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${blocking('ctx', `type: shell\nshell: 'echo "{\\"context\\":[{\\"text\\":\\"ok\\"}]}" > "$CHRYS_HOOK_RESULT"'`)}\n`);
+    writeFileSync(join(s.configDir, 'hooks', 'tmp'), 'a file where the tmp dir should be');
+    const { decision, result } = await s.fire(EVENT);
+    expect(result.exitCode).toBe(0);
+    expect(decision.contexts).toMatchObject([{ text: 'ok' }]);
+    expect(decision.warnings).toMatchObject([{ code: 'runtime_dir_unwritable', message: expect.stringContaining('Fix the permissions') }]);
+  });
+
+  it('reports decision keys that do not apply as decision_ignored', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'wrong', event: 'session_start', run: `type: shell\nshell: 'echo "{\\"action\\":\\"block\\",\\"system_reminder\\":\\"x\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
+    const { decision } = await s.fire({ event: 'session_start' });
+    expect(decision.blocked).toBe(false);
+    expect(decision.warnings.map((w: any) => w.code)).toEqual(['decision_ignored', 'decision_ignored']);
+  });
+
+  it('answers permission_request with deny > allow > ask, deny blocking', async () => {
+    const s = sandbox();
+    const answer = (id: string, p: string) => hookYaml({ id, event: 'PermissionRequest', run: `type: shell\nshell: 'echo "{\\"permission\\":\\"${p}\\"}" > "$CHRYS_HOOK_RESULT"'` });
+    s.globalHooks(`hooks:\n${answer('ask', 'ask')}\n${answer('allow', 'allow')}\n`);
+    expect((await s.fire({ event: 'permission_request', tool: { name: 'x' } })).decision).toMatchObject({ permission: 'allow', blocked: false });
+    s.globalHooks(`hooks:\n${answer('ask', 'ask')}\n${answer('deny', 'deny')}\n${answer('allow', 'allow')}\n`);
+    const { decision } = await s.fire({ event: 'permission_request', tool: { name: 'x' } });
+    expect(decision).toMatchObject({ permission: 'deny', blocked: true, blocked_by: { id: 'deny' } });
+    expect(decision.hooks.map((h: any) => h.status)).toEqual(['ok', 'blocked', 'not_run']);
+  });
+
+  it('reports async and fire_and_forget hooks as not_run with mode_not_supported', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'bg', run: 'type: command\nargv: ["true"]', match: 'tool_name: edit_file', execution: 'mode: async' })}\n`);
+    const { decision } = await s.fire(EVENT);
+    expect(decision.hooks).toMatchObject([{ id: 'bg', mode: 'async', status: 'not_run' }]);
+    expect(decision.warnings).toMatchObject([{ code: 'mode_not_supported', hook: 'bg' }]);
+  });
+});

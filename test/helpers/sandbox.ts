@@ -1,0 +1,126 @@
+// A throw-away home, config dir and workspace, and a runner for the built
+// binary with a scrubbed environment (no CHRYS_* leaking in from the host).
+
+import { execa } from 'execa';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach } from 'vitest';
+
+export const BIN = resolve('bin/chrys-hooks');
+
+/** What a run of the binary produced. */
+export interface Run {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function runBinary(args: string[], env: Record<string, string>, opts: RunOptions): Promise<Run> {
+  const r = await execa(process.execPath, [BIN, ...args], {
+    input: opts.input ?? '',
+    env,
+    extendEnv: false,
+    reject: false,
+    cwd: opts.cwd,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
+
+export interface RunOptions {
+  input?: string;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export class Sandbox {
+  readonly root = mkdtempSync(join(tmpdir(), 'chrys-test-'));
+  readonly home = join(this.root, 'home');
+  readonly configDir = join(this.root, 'config');
+  readonly workspace = join(this.root, 'work');
+
+  constructor() {
+    for (const d of [this.home, this.configDir, this.workspace]) mkdirSync(d, { recursive: true });
+  }
+
+  /** Writes a file (parents created); `mode` defaults to 0644. */
+  write(path: string, content: string, mode = 0o644): string {
+    const full = resolve(this.root, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+    chmodSync(full, mode);
+    return full;
+  }
+
+  globalHooks(content: string, name = 'hooks.yaml'): string {
+    return this.write(join(this.configDir, 'hooks', name), content);
+  }
+
+  projectHooks(content: string, name = 'hooks.yaml'): string {
+    return this.write(join(this.workspace, '.chrys', 'hooks', name), content);
+  }
+
+  /** A hook script next to the global hooks file. */
+  globalScript(name: string, content: string): string {
+    return this.write(join(this.configDir, 'hooks', 'scripts', name), content, 0o755);
+  }
+
+  projectScript(name: string, content: string): string {
+    return this.write(join(this.workspace, '.chrys', 'hooks', 'scripts', name), content, 0o755);
+  }
+
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, NO_COLOR: '1', ...extra };
+  }
+
+  /** Runs the binary with --config-dir and --cwd pointing into the sandbox. */
+  run(args: string[], opts: RunOptions = {}): Promise<Run> {
+    return runBinary([...args, '--config-dir', this.configDir, '--cwd', this.workspace], this.env(opts.env), { ...opts, cwd: opts.cwd ?? this.workspace });
+  }
+
+  /** Runs the binary with exactly these arguments. */
+  runRaw(args: string[], opts: RunOptions = {}): Promise<Run> {
+    return runBinary(args, this.env(opts.env), { ...opts, cwd: opts.cwd ?? this.workspace });
+  }
+
+  /** `fire` with an envelope object; returns the parsed decision and the process result. */
+  async fire(envelope: object | string, args: string[] = [], opts: RunOptions = {}): Promise<{ decision: any; result: Run }> {
+    const input = typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
+    const result = await this.run(['fire', ...args], { ...opts, input });
+    let decision: any;
+    try {
+      decision = JSON.parse(result.stdout);
+    } catch {
+      throw new Error(`fire printed no JSON (exit ${result.exitCode}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+    }
+    return { decision, result };
+  }
+
+  cleanup(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** A sandbox per test, removed afterwards. */
+export function useSandbox(): () => Sandbox {
+  let current: Sandbox | undefined;
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  return () => (current ??= new Sandbox());
+}
+
+/** A blocking hook entry as YAML, for brevity in tests. */
+export function hookYaml(h: { id: string; event?: string; run: string; match?: string; execution?: string; extra?: string }): string {
+  const indent = (s: string, n: number): string => s.split('\n').map((l) => ' '.repeat(n) + l).join('\n');
+  return [
+    `  - id: ${h.id}`,
+    `    event: ${h.event ?? 'before_tool_call'}`,
+    h.match ? `    match:\n${indent(h.match, 6)}` : '',
+    `    run:\n${indent(h.run, 6)}`,
+    `    execution:\n${indent(h.execution ?? 'mode: blocking', 6)}`,
+    h.extra ?? '',
+  ].filter(Boolean).join('\n');
+}
