@@ -42,7 +42,10 @@ export interface LoadedConfig {
 
 export interface FileLoad {
   path: string;
+  /** The hooks to run: empty when the file is invalid. */
   hooks: Hook[];
+  /** Every hook that passed the schema, valid file or not (for lint checks). */
+  lintHooks: Hook[];
   settings: Partial<Settings>;
   diagnostics: Diagnostic[];
   valid: boolean;
@@ -53,7 +56,7 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], settings: {}, diagnostics, valid: false };
+    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false };
   };
   let text: string;
   try {
@@ -78,19 +81,17 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
       for (const f of checked.findings) {
         diagnostics.push({ path, ...file.locate(f.path, f.at), severity: 'error', code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}) });
       }
-      if (checked.value) {
-        const normalised = normaliseHooksFile(checked.value, layer, path);
-        for (const f of normalised.findings) {
-          diagnostics.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
-        }
-        hooks = normalised.hooks;
-        settings = normalised.settings;
+      const normalised = normaliseHooksFile(checked.value, layer, path);
+      for (const f of normalised.findings) {
+        diagnostics.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
       }
+      hooks = normalised.hooks;
+      settings = normalised.settings;
     }
   }
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
   const valid = !diagnostics.some((d) => d.severity === 'error');
-  return valid ? { path, hooks, settings, diagnostics, valid } : { path, hooks: [], settings: {}, diagnostics, valid };
+  return valid ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid } : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid };
 }
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".

@@ -98,6 +98,7 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
   };
 
   (raw.hooks ?? []).forEach((h, index) => {
+    if (!h) return; // failed the schema; already reported
     const at = (...rest: (string | number)[]): JsonPath => ['hooks', index, ...rest];
     const id = h.id.trim();
     let hookInfo: { hook: string; event?: EventName } = { hook: id };

@@ -69,13 +69,26 @@ export const settingsSchema = z.strictObject({
   outbox_max_retries: z.optional(z.int().check(z.gte(0))),
 });
 
+/** The whole file, as published in schema/hooks.schema.json. */
 export const hooksFileSchema = z.strictObject({
   version: z.optional(z.literal(1)),
   settings: z.optional(settingsSchema),
   hooks: z.optional(z.array(hookSchema)),
 });
 
-export type RawHooksFile = z.infer<typeof hooksFileSchema>;
+// Checked in two steps so that one bad hook does not hide the problems of the others.
+const fileShellSchema = z.strictObject({
+  version: z.optional(z.literal(1)),
+  settings: z.optional(settingsSchema),
+  hooks: z.optional(z.array(z.unknown())),
+});
+
+/** A schema-checked file; hooks that failed the schema are undefined (indexes kept). */
+export interface RawHooksFile {
+  version?: 1;
+  settings?: RawSettings;
+  hooks?: (RawHook | undefined)[];
+}
 export type RawHook = z.infer<typeof hookSchema>;
 export type RawSettings = z.infer<typeof settingsSchema>;
 
@@ -114,14 +127,30 @@ const expectedName: Record<string, string> = {
 const fieldName = (path: JsonPath): string =>
   path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('') || 'the file';
 
-/** Validates a parsed hooks file; findings carry zod's paths, mapped to contract codes. */
-export function checkHooksFile(data: unknown): { value?: RawHooksFile; findings: SchemaFinding[] } {
+/**
+ * Validates a parsed hooks file; findings carry data paths, mapped to contract
+ * codes. Each hook is checked on its own, so the value holds every hook that
+ * passed even when others did not (for linting; the file is still invalid).
+ */
+export function checkHooksFile(data: unknown): { value: RawHooksFile; findings: SchemaFinding[] } {
   if (data === null || data === undefined) return { value: {}, findings: [] };
-  const result = hooksFileSchema.safeParse(data);
-  if (result.success) return { value: result.data, findings: [] };
   const findings: SchemaFinding[] = [];
-  for (const issue of result.error.issues) findings.push(...mapIssue(issue, data));
-  return { findings };
+  const shell = fileShellSchema.safeParse(data);
+  if (!shell.success) for (const issue of shell.error.issues) findings.push(...mapIssue(issue, data));
+  const top = shell.success ? shell.data : {};
+  const value: RawHooksFile = {};
+  if (top.version !== undefined) value.version = top.version;
+  if (top.settings !== undefined) value.settings = top.settings;
+  const entries = (data as { hooks?: unknown }).hooks;
+  if (Array.isArray(entries)) {
+    value.hooks = [];
+    entries.forEach((entry, index) => {
+      const result = hookSchema.safeParse(entry);
+      value.hooks!.push(result.success ? result.data : undefined);
+      if (!result.success) for (const issue of result.error.issues) findings.push(...mapIssue({ ...issue, path: ['hooks', index, ...issue.path] } as z.core.$ZodIssue, data));
+    });
+  }
+  return { value, findings };
 }
 
 function valueAt(root: unknown, path: JsonPath): unknown {

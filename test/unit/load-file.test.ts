@@ -132,3 +132,24 @@ hooks:
     expect(r2.hooks.map((h) => h.id)).toEqual(['a', 'b']);
   });
 });
+
+describe('linting a file with several problems', () => {
+  it('reports the problems of every hook, not only the first bad one', async () => {
+    const r = await load(`hooks:
+  - id: a
+    event: before_tool_call
+    bogus: 1
+    run: { type: command, argv: [x] }
+  - id: b
+    event: session_start
+    run: { type: command, argv: [x] }
+    execution: { mode: blocking, detach: true }
+  - id: b
+    event: session_start
+    run: { type: command, argv: [x] }
+`);
+    expect(codes(r)).toEqual(['4:5 error unknown_key', '9:42 error invalid_combination', '10:9 error duplicate_id']);
+    expect(r.hooks).toEqual([]);
+    expect(r.lintHooks.map((h) => h.id)).toEqual(['b']);
+  });
+});
