@@ -1,7 +1,39 @@
+// `chrys-hooks list`: the merged, ordered hook chain with sources and warnings.
+
+import { EXIT } from '../core/errors.js';
+import { lookupEvent, type EventName } from '../core/events.js';
 import { ChrysError } from '../core/errors.js';
+import { listHooks } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { paint, renderSources, renderWarnings, table } from './render.js';
 
-export async function runList(_args: string[], _opts: Record<string, unknown>, _globals: CliGlobals): Promise<CommandResult> {
-  throw new ChrysError('usage', 'not implemented yet');
+export function eventOption(opts: Record<string, unknown>): EventName | undefined {
+  if (typeof opts.event !== 'string') return undefined;
+  const found = lookupEvent(opts.event);
+  if (!found.ok) throw new ChrysError('unknown_event', `unknown event "${opts.event}"`, found.suggestion ? `did you mean "${found.suggestion}"?` : undefined);
+  return found.event;
+}
+
+export async function runList(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
+  const event = eventOption(opts);
+  const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}) });
+  if (opts.json) {
+    return { stdout: JSON.stringify({ sources: config.sources, warnings: config.warnings, hooks }, null, 2), exitCode: EXIT.ok };
+  }
+  const k = paint(globals.color);
+  const lines = [k.bold('sources'), ...renderSources(config.sources, k)];
+  if (config.warnings.length) lines.push('', k.bold('warnings'), ...renderWarnings(config.warnings, k));
+  lines.push('');
+  if (hooks.length === 0) {
+    lines.push(event ? `no hooks for ${event}` : 'no hooks');
+  } else {
+    const rows = [['#', 'id', 'source', 'event', 'mode', 'match', 'enabled', 'last run'].map((h) => k.bold(h))];
+    for (const h of hooks) {
+      const last = h.last_run ? `${h.last_run.status} ${h.last_run.at}` : '-';
+      rows.push([String(h.position), h.id, h.source, h.event, h.mode, h.match, h.enabled ? 'yes' : k.gray('no'), last]);
+    }
+    lines.push(...table(rows));
+  }
+  return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

@@ -1,7 +1,56 @@
-import { ChrysError } from '../core/errors.js';
+// `chrys-hooks resolve`: sources, merged settings with their origin, and for
+// an envelope the exact plan, without running anything.
+
+import { EXIT } from '../core/errors.js';
+import { resolvePlan } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { paint, renderSources, renderWarnings, table } from './render.js';
 
-export async function runResolve(_args: string[], _opts: Record<string, unknown>, _globals: CliGlobals): Promise<CommandResult> {
-  throw new ChrysError('usage', 'not implemented yet');
+const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export async function runResolve(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
+  const inputFile = typeof opts.input === 'string' ? opts.input : undefined;
+  // stdin is read only when it is not a terminal, so a bare `resolve` never waits for input.
+  const input = inputFile !== undefined || !process.stdin.isTTY ? globals.readInput(inputFile) : undefined;
+  const r = await resolvePlan(input !== undefined && input.trim() === '' && typeof opts.event !== 'string' ? undefined : input, {
+    ...globals,
+    ...(typeof opts.event === 'string' ? { event: opts.event } : {}),
+  });
+  if (opts.json) return { stdout: JSON.stringify(r, null, 2), exitCode: EXIT.ok };
+
+  const k = paint(globals.color);
+  const lines = [
+    `${k.bold('config dir')}  ${r.config_dir}`,
+    `${k.bold('workspace')}   ${r.workspace}`,
+    `${k.bold('project hooks')} ${r.project_hooks_enabled ? 'enabled' : 'not enabled (--project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled in settings)'}`,
+    '',
+    k.bold('sources'),
+    ...renderSources(r.sources, k),
+    '',
+    k.bold('settings'),
+    ...table(Object.entries(r.settings).map(([name, s]) => [`  ${name}`, String(s.value), k.gray(`(${s.origin})`)])),
+  ];
+  if (r.warnings.length) lines.push('', k.bold('warnings'), ...renderWarnings(r.warnings, k));
+  lines.push('');
+  if (!r.plan) {
+    lines.push(k.gray('no envelope given: pipe one in (or pass --event / --input) to see the plan'));
+    return { stdout: lines.join('\n'), exitCode: EXIT.ok };
+  }
+  lines.push(k.bold(`plan for ${r.plan.event}`));
+  if (r.plan.hooks.length === 0) lines.push('  no hooks for this event');
+  let phase = '';
+  r.plan.hooks.forEach((h, i) => {
+    if (h.phase !== phase) {
+      phase = h.phase;
+      lines.push(`  ${k.underline(phase === 'blocking' ? 'blocking phase' : 'non-blocking phase')}`);
+    }
+    const verdict = h.verdict === 'run' ? k.green('run') : h.verdict === 'no_match' ? k.gray('no match') : k.yellow(h.verdict);
+    lines.push(`  ${i + 1}. ${k.bold(h.id)} (${h.source}, ${h.mode})  ${verdict}${h.reason ? `: ${h.reason}` : ''}`);
+    if (h.argv) {
+      lines.push(`       argv: ${h.argv.map(shellQuote).join(' ')}`, `       cwd:  ${h.cwd}`);
+      for (const [name, value] of Object.entries(h.env ?? {})) lines.push(`       env:  ${name}=${value}`);
+    }
+  });
+  return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

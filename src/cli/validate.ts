@@ -1,7 +1,49 @@
-import { ChrysError } from '../core/errors.js';
+// `chrys-hooks validate`: text for people, JSON for tools, GitHub workflow
+// annotations for CI (CONTRACT §8).
+
+import kleur from 'kleur';
+import { relative, isAbsolute } from 'node:path';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { EXIT } from '../core/errors.js';
+import { lint } from '../engine/lint.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 
-export async function runValidate(_args: string[], _opts: Record<string, unknown>, _globals: CliGlobals): Promise<CommandResult> {
-  throw new ChrysError('usage', 'not implemented yet');
+/** Paths under the current directory are shown relative to it (GitHub annotations need that). */
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+}
+
+const withHint = (d: Diagnostic): string => (d.hint ? `${d.message} (${d.hint})` : d.message);
+
+// GitHub's workflow-command escaping for properties and messages.
+const ghData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+const ghProp = (s: string): string => ghData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+
+export async function runValidate(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
+  const format = (opts.format as string | undefined) ?? 'text';
+  const { files, diagnostics } = await lint(args, globals);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const exitCode = errors > 0 || (opts.strict && warnings > 0) ? EXIT.findings : EXIT.ok;
+  const shown = diagnostics.map((d) => ({ ...d, path: displayPath(d.path) }));
+
+  if (format === 'json') {
+    const out = shown.map(({ event: _event, ...d }) => d);
+    return { stdout: JSON.stringify({ diagnostics: out, errors, warnings }, null, 2), exitCode };
+  }
+  if (format === 'github') {
+    const lines = shown.map((d) => `::${d.severity} file=${ghProp(d.path)},line=${d.line},col=${d.column},title=${ghProp(`chrys-hooks ${d.code}`)}::${ghData(withHint(d))}`);
+    return { stdout: lines.join('\n') + (lines.length ? '\n' : ''), exitCode };
+  }
+  const k = kleur;
+  k.enabled = globals.color;
+  const lines = shown.map((d) => {
+    const severity = d.severity === 'error' ? k.red('error  ') : k.yellow('warning');
+    return `${k.bold(`${d.path}:${d.line}:${d.column}`)}  ${severity}  ${k.cyan(d.code)}  ${withHint(d)}`;
+  });
+  const checked = files.length === 0 ? 'no hooks files found' : `${files.length} file${files.length === 1 ? '' : 's'} checked`;
+  lines.push(`${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return { stdout: lines.join('\n'), exitCode };
 }

@@ -5,8 +5,6 @@ import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, globalHoo
 
 export interface DiscoverOptions extends GlobalOptions {
   workspace: string;
-  /** Lint mode: parse the project file even when it is not trusted. */
-  parseDormant?: boolean;
 }
 
 /** Stats both locations; the config dir and whichever hooks files exist. */

@@ -13,7 +13,8 @@ import {
   samePhysicalFile,
   trustOverride,
 } from './locations.js';
-import { UnreadableFile, parseConfigText, readText } from './read.js';
+import type { JsonPath } from '../core/json.js';
+import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
 
 export type { DiscoverOptions };
@@ -49,6 +50,8 @@ export interface FileLoad {
   settings: Partial<Settings>;
   diagnostics: Diagnostic[];
   valid: boolean;
+  /** Line and column of a data path in the file, for checks made after loading. */
+  locate: (path: JsonPath, at: 'key' | 'value') => Position;
 }
 
 /** Reads, parses, schema-checks and normalises one hooks file. */
@@ -56,7 +59,7 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false };
+    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false, locate: () => ({ line: 1, column: 1 }) };
   };
   let text: string;
   try {
@@ -91,7 +94,8 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
   }
   diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
   const valid = !diagnostics.some((d) => d.severity === 'error');
-  return valid ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid } : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid };
+  const locate = file.locate;
+  return valid ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locate } : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locate };
 }
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".
@@ -152,7 +156,6 @@ export async function loadConfig(opts: DiscoverOptions): Promise<LoadedConfig> {
       path: projectPath,
       message: `project hooks file ${projectPath} is not loaded: project hooks are not enabled (use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`,
     });
-    if (opts.parseDormant) diagnostics.push(...(await loadHooksFile(projectPath, 'project')).diagnostics);
   } else {
     project = await loadHooksFile(projectPath, 'project');
     diagnostics.push(...project.diagnostics);

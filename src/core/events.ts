@@ -108,7 +108,10 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = c.toLowerCase() === lower ? 0 : editDistance(lower, c.toLowerCase());
+    const cl = c.toLowerCase();
+    // "timout" should find "timeout_seconds": also compare with the first word of the name.
+    const head = cl.split('_')[0]!;
+    const d = cl === lower ? 0 : Math.min(editDistance(lower, cl), head === cl ? Infinity : editDistance(lower, head) + 1);
     if (d < bestDistance) {
       best = c;
       bestDistance = d;

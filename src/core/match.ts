@@ -63,3 +63,21 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
   }
   return { verdict: 'run' };
 }
+
+/** A one-line summary of a hook's match clauses, for `list`. */
+export function describeMatch(m: Hook['match']): string {
+  if (!m) return '*';
+  const parts: string[] = [];
+  if (m.profile !== undefined) parts.push(`profile=${m.profile}`);
+  if (m.profiles?.length) parts.push(`profiles=${m.profiles.join('|')}`);
+  if (m.tool_kind !== undefined) parts.push(`tool_kind=${m.tool_kind}`);
+  if (m.tool_name !== undefined) parts.push(`tool_name=${m.tool_name}`);
+  for (const [name, op] of Object.entries(m.args ?? {})) {
+    if (op.equals !== undefined) parts.push(`args.${name}==${JSON.stringify(op.equals)}`);
+    if (op.contains !== undefined) parts.push(`args.${name}~${JSON.stringify(op.contains)}`);
+    if (op.regexSource !== undefined) parts.push(`args.${name}=~/${op.regexSource}/`);
+  }
+  if (m.session_kinds?.length) parts.push(`session_kinds=${m.session_kinds.join('|')}`);
+  if (m.max_context_tokens !== undefined) parts.push(`context_tokens<=${m.max_context_tokens}`);
+  return parts.join(' ') || '*';
+}

@@ -103,6 +103,20 @@ const KEYS_AT: Array<[(path: JsonPath) => boolean, readonly string[]]> = [
   [(p) => p.length === 3 && p[2] === 'execution', Object.keys(executionSchema.shape)],
 ];
 
+// A hook-level key that belongs one level down: `timeout_seconds` -> `execution.timeout_seconds`.
+const NESTED_KEYS: readonly [string, readonly string[]][] = [
+  ['execution', Object.keys(executionSchema.shape)],
+  ['run', Object.keys(runSchema.shape)],
+  ['match', Object.keys(matchSchema.shape)],
+];
+function nestedSuggestion(key: string): string | undefined {
+  for (const [parent, keys] of NESTED_KEYS) {
+    const found = closest(key, keys);
+    if (found) return `${parent}.${found}`;
+  }
+  return undefined;
+}
+
 export interface SchemaFinding {
   path: JsonPath;
   at: 'key' | 'value';
@@ -170,7 +184,7 @@ function mapIssue(issue: z.core.$ZodIssue, root: unknown): SchemaFinding[] {
   if (issue.code === 'unrecognized_keys') {
     const allowed = KEYS_AT.find(([test]) => test(path))?.[1] ?? [];
     return issue.keys.map((key) => {
-      const suggestion = closest(key, allowed);
+      const suggestion = closest(key, allowed) ?? (path.length === 2 ? nestedSuggestion(key) : undefined);
       return {
         path: [...path, key],
         at: 'key' as const,

@@ -15,6 +15,7 @@ import type { HookContext } from '../run/invocation.js';
 import { resolveInvocation } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
+import { recordRun } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
@@ -59,7 +60,9 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
         continue;
       }
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(envelope), temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
-      decision.hooks.push(applyOutcome(chain, hook, record));
+      const report = applyOutcome(chain, hook, record);
+      decision.hooks.push(report);
+      recordRun(config.configDir, hook, { status: report.status, at: new Date().toISOString(), session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
       if (chain.argsModified) envelope = withArgs(envelope, chain.args);
     }
     if (chain.argsModified) decision.args = chain.args ?? null;

@@ -1,0 +1,126 @@
+// What would run and why, without running anything: the data behind
+// `resolve` and `list`. Uses the same loader, planner and matcher as `fire`.
+
+import type { Hook, Layer, Mode, Settings } from '../core/config.js';
+import type { Warning } from '../core/diagnostics.js';
+import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.js';
+import type { EventName } from '../core/events.js';
+import { describeMatch, matchHook } from '../core/match.js';
+import { planEvent } from '../core/plan.js';
+import { type LoadedConfig, type Source, loadConfig } from '../config/load.js';
+import { type GlobalOptions, workspaceOf } from '../config/locations.js';
+import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { lastRun, type RunEntry } from '../state/history.js';
+import { OnceGuard } from '../state/once.js';
+
+export interface PlannedHook {
+  id: string;
+  source: Layer;
+  mode: Mode;
+  phase: 'blocking' | 'non_blocking';
+  verdict: 'run' | 'no_match' | 'disabled' | 'skipped';
+  reason: string | null;
+  argv: string[] | null;
+  cwd: string | null;
+  env: Record<string, string> | null;
+}
+
+export interface Resolution {
+  config_dir: string;
+  workspace: string;
+  project_hooks_enabled: boolean;
+  sources: Source[];
+  settings: { [K in keyof Settings]: { value: Settings[K]; origin: Layer | 'default' } };
+  warnings: Warning[];
+  plan: null | { event: EventName; hooks: PlannedHook[] };
+}
+
+const TEMP_FILE = '(a 0600 temp file created for each run)';
+
+export async function resolvePlan(input: string | undefined, opts: GlobalOptions & { event?: string }): Promise<Resolution> {
+  const parsed = input !== undefined || opts.event !== undefined ? parseEnvelope(input ?? '', opts.event) : undefined;
+  const envelopeCwd = typeof parsed?.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
+  const workspace = workspaceOf(opts, envelopeCwd);
+  const config = await loadConfig({ ...opts, workspace });
+  const base = {
+    config_dir: config.configDir,
+    workspace,
+    project_hooks_enabled: config.projectHooksEnabled,
+    sources: config.sources,
+    settings: config.settings,
+    warnings: config.warnings,
+  };
+  if (!parsed) return { ...base, plan: null };
+  const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
+  const ctx: HookContext = { configDir: config.configDir, workspace, sessionId: stringField(envelope, 'session_id'), profile: stringField(envelope, 'profile') };
+  const once = new OnceGuard(config.configDir, ctx.sessionId);
+  const plan = planEvent(config.hooks, parsed.event);
+  const hooks: PlannedHook[] = [];
+  const entry = (hook: Hook, verdict: PlannedHook['verdict'], reason: string | null): PlannedHook => {
+    const inv = verdict === 'run' ? resolveInvocation(hook, ctx) : undefined;
+    const planned: PlannedHook = {
+      id: hook.id,
+      source: hook.source,
+      mode: hook.execution.mode,
+      phase: hook.execution.mode === 'blocking' ? 'blocking' : 'non_blocking',
+      verdict,
+      reason: inv && !inv.ok ? `will fail to launch: ${inv.error}` : reason,
+      argv: inv ? inv.argv : null,
+      cwd: inv ? inv.cwd : null,
+      env: inv ? { ...inv.env, CHRYS_HOOK_PAYLOAD_FILE: TEMP_FILE, CHRYS_HOOK_RESULT: TEMP_FILE, ...(hook.run.prompt_file ? { CHRYS_HOOK_PROMPT_FILE: TEMP_FILE } : {}) } : null,
+    };
+    return planned;
+  };
+  for (const hook of [...plan.blocking, ...plan.nonBlocking]) {
+    const m = matchHook(hook, envelope);
+    if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
+    else if (once.seen(hook)) hooks.push(entry(hook, 'skipped', `once_per_session: already ran in session ${ctx.sessionId}`));
+    else hooks.push(entry(hook, 'run', null));
+  }
+  for (const hook of plan.disabled) hooks.push(entry(hook, 'disabled', 'enabled: false'));
+  for (const w of config.warnings) {
+    if (w.code !== 'hook_skipped' || w.event !== parsed.event || !w.hook) continue;
+    const source = config.sources.find((s) => s.path === w.path)?.layer ?? 'global';
+    hooks.push({ id: w.hook, source, mode: 'blocking', phase: 'blocking', verdict: 'skipped', reason: w.message, argv: null, cwd: null, env: null });
+  }
+  hooks.sort((a, b) => phaseRank(a) - phaseRank(b));
+  return { ...base, plan: { event: parsed.event, hooks } };
+}
+
+const phaseRank = (h: PlannedHook): number => (h.phase === 'blocking' ? 0 : 1);
+
+export interface ListedHook {
+  position: number;
+  id: string;
+  source: Layer;
+  path: string;
+  event: EventName;
+  mode: Mode;
+  enabled: boolean;
+  match: string;
+  description: string;
+  last_run: null | Pick<RunEntry, 'status' | 'at' | 'session_id'>;
+}
+
+export async function listHooks(opts: GlobalOptions & { event?: EventName }): Promise<{ config: LoadedConfig; hooks: ListedHook[] }> {
+  const config = await loadConfig({ ...opts, workspace: workspaceOf(opts) });
+  const selected = config.hooks.filter((h) => opts.event === undefined || h.event === opts.event);
+  // For one event, the chain's run order (blocking phase first); otherwise project then global, in file order.
+  const ordered = opts.event === undefined ? selected : [...selected.filter((h) => h.execution.mode === 'blocking'), ...selected.filter((h) => h.execution.mode !== 'blocking')];
+  const hooks = ordered.map((h, i): ListedHook => {
+    const last = lastRun(config.configDir, h);
+    return {
+      position: i + 1,
+      id: h.id,
+      source: h.source,
+      path: h.file,
+      event: h.event,
+      mode: h.execution.mode,
+      enabled: h.enabled,
+      match: describeMatch(h.match),
+      description: h.description,
+      last_run: last ? { status: last.status, at: last.at, session_id: last.session_id } : null,
+    };
+  });
+  return { config, hooks };
+}

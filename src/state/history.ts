@@ -1,0 +1,66 @@
+// Run history: one JSON line per hook run, appended to a file per hook, so
+// `list` can show the last run. O_APPEND writes of one short line need no
+// lock on `fire`'s hot path; the file is cut back to the last 200 runs once
+// it passes 400.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Hook } from '../core/config.js';
+import { ensureDir, runtimeDir } from '../run/runtime.js';
+
+export const HISTORY_KEEP = 200;
+const TRIM_AT_BYTES = 400 * 160; // ~400 lines of ~160 bytes
+
+export interface RunEntry {
+  status: string;
+  at: string;
+  session_id: string;
+  exit_code?: number | null;
+  duration_ms?: number | null;
+}
+
+const historyDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'history');
+export const historyPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): string => {
+  const key = createHash('sha256').update(`${hook.source}\0${hook.file}\0${hook.id}`).digest('hex').slice(0, 32);
+  return join(historyDir(configDir), `${key}.jsonl`);
+};
+
+/** Appends a run; never throws (history must not fail a firing). */
+export function recordRun(configDir: string, hook: Hook, entry: RunEntry): void {
+  try {
+    ensureDir(historyDir(configDir));
+    const path = historyPath(configDir, hook);
+    appendFileSync(path, JSON.stringify({ hook_id: hook.id, ...entry }) + '\n', { mode: 0o600 });
+    if (statSync(path).size > TRIM_AT_BYTES) trim(path);
+  } catch {
+    // history is best effort
+  }
+}
+
+function trim(path: string): void {
+  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  if (lines.length <= HISTORY_KEEP * 2) return;
+  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, lines.slice(-HISTORY_KEEP).join('\n') + '\n', { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+export function readRuns(configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): RunEntry[] {
+  try {
+    return readFileSync(historyPath(configDir, hook), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((l) => {
+        try {
+          return [JSON.parse(l) as RunEntry];
+        } catch {
+          return [];
+        }
+      });
+  } catch {
+    return [];
+  }
+}
+
+export const lastRun = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): RunEntry | undefined => readRuns(configDir, hook).at(-1);
