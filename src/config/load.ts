@@ -107,7 +107,7 @@ function dropNullSections(data: Record<string, unknown> | null): Record<string, 
 }
 
 /** project.hooks_enabled from the user settings file; false when absent or unreadable. */
-async function settingsTrust(configDir: string, warnings: Warning[]): Promise<boolean> {
+export async function settingsTrust(configDir: string, warnings: Warning[]): Promise<boolean> {
   const path = findFirst(configDir, SETTINGS_FILE_NAMES);
   if (!path) return false;
   try {

@@ -37,8 +37,8 @@ export const WARNING_CODES = [
   'decision_ignored',
   'hook_failed',
   'hook_timeout',
-  'mode_not_supported',
   'runtime_dir_unwritable',
+  'outbox_unavailable',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

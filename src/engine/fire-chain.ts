@@ -15,7 +15,14 @@ import type { HookContext } from '../run/invocation.js';
 import { resolveInvocation } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
+import { randomBytes } from 'node:crypto';
+import { settingValues } from '../core/config.js';
+import type { HookStatus } from '../core/decide.js';
+import { newJob, writeJob } from '../outbox/job.js';
+import { ensureOutbox } from '../outbox/store.js';
 import { recordRun } from '../state/history.js';
+import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
+import { type WorkerRun, startWorker } from './worker.js';
 import { OnceGuard } from '../state/once.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
@@ -26,7 +33,8 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   const config = await loadConfig(opts);
   decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
   const plan = planEvent(config.hooks, event);
-  if (plan.blocking.length === 0 && plan.nonBlocking.length === 0) return decision;
+  const drains = event === 'after_turn' || event === 'session_end';
+  if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 
   const ctx: HookContext = {
     configDir: config.configDir,
@@ -67,21 +75,79 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     }
     if (chain.argsModified) decision.args = chain.args ?? null;
 
+    const handoff: WorkerRun[] = [];
     for (const hook of plan.nonBlocking) {
       const verdict = matchHook(hook, envelope);
       if (verdict.verdict === 'no_match') continue;
       if (decision.blocked) skipped(hook, notRunReason(decision), 'not_run');
       else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
-      else {
-        skipped(hook, `${hook.execution.mode} hooks are not supported yet; make the hook blocking to run it`, 'not_run');
-        decision.warnings.push({ code: 'mode_not_supported', hook: hook.id, message: `hook "${hook.id}" was not run: ${hook.execution.mode} mode is not supported yet` });
-      }
+      else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined });
     }
+    if (handoff.length > 0) startWorker({ ctx, maxParallel: settingValues(config.settings).max_parallel_hooks, runs: handoff }, temp);
+    await drainSession(event, ctx, settingValues(config.settings).shutdown_grace_seconds);
   } finally {
     decision.warnings.push(...temp.warnings, ...once.warnings);
     temp.cleanup();
   }
   return decision;
+}
+
+interface NonBlockingContext {
+  envelope: JsonObject;
+  ctx: HookContext;
+  once: OnceGuard;
+  decision: Decision;
+  handoff: WorkerRun[];
+  sessionDir: string | undefined;
+}
+
+/** Queues (delayed durable), or hands to the worker, one matching non-blocking hook. */
+function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
+  const report = (status: HookStatus, reason?: string): void => {
+    c.decision.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, status, exit_code: null, duration_ms: null, ...(reason ? { reason } : {}) });
+  };
+  const now = new Date();
+  const delay = hook.execution.delay_seconds;
+  const job = hook.execution.delivery === 'durable' ? newJob(hook, c.envelope, now, delay > 0 ? new Date(now.getTime() + delay * 1000) : undefined) : undefined;
+  const onceSkip = c.once.claim(hook, job?.job_id ?? '');
+  if (onceSkip) return report('skipped', onceSkip);
+  let jobId: string | undefined;
+  if (job) {
+    try {
+      ensureOutbox(c.ctx.configDir);
+      writeJob(c.ctx.configDir, 'pending', job);
+      jobId = job.job_id;
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      c.decision.warnings.push({ code: 'outbox_unavailable', hook: hook.id, message: `cannot write the outbox job for hook "${hook.id}" (${why})${delay > 0 ? '; the follow-up was not queued' : '; it runs once, best effort'}` });
+      if (delay > 0) return report('not_run', `outbox unavailable: ${why}`);
+    }
+  }
+  if (delay > 0) return report('queued');
+  const runId = `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const run: WorkerRun = { runId, hook, payload: stringifyJson(c.envelope), ...(jobId ? { jobId } : {}) };
+  if (hook.execution.mode === 'async' && c.sessionDir) {
+    try {
+      registerRun(c.sessionDir, { run_id: runId, hook_id: hook.id, event: hook.event, worker_pid: null, pid: null, started_at: now.toISOString() });
+      run.sessionDir = c.sessionDir;
+    } catch {
+      // without a record the drains cannot wait for this run; it still runs
+    }
+  }
+  c.handoff.push(run);
+  report('started');
+}
+
+/** §6.3: after_turn waits for the session's async hooks; session_end waits at most the grace, then kills. */
+async function drainSession(event: EventName, ctx: HookContext, graceSeconds: number): Promise<void> {
+  if (!ctx.sessionId || (event !== 'after_turn' && event !== 'session_end')) return;
+  const dir = sessionDir(ctx.configDir, ctx.sessionId);
+  if (event === 'after_turn') {
+    await waitForRuns(() => liveRuns(dir).filter((r) => r.event !== 'user_interrupt'), Infinity);
+    return;
+  }
+  const left = await waitForRuns(() => liveRuns(dir), Date.now() + graceSeconds * 1000);
+  cancelRuns(dir, left);
 }
 
 const notRunReason = (d: Decision): string => `not run: hook "${d.blocked_by?.id}" (${d.blocked_by?.source}) blocked first`;

@@ -20,6 +20,8 @@ export const KILL_GRACE_MS = 2000;
 export interface RunOptions {
   /** Milliseconds before the group is killed; undefined = no timeout. */
   timeoutMs?: number;
+  /** Told the process-group leader's pid once it is spawned. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RunRecord extends Outcome {
@@ -64,7 +66,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
       env.CHRYS_HOOK_PROMPT_FILE = promptFile;
     }
     Object.assign(env, invocation.env); // run.env last, overriding
-    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, payload, opts.timeoutMs);
+    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, payload, opts.timeoutMs, opts.onSpawn);
     const outcome: RunRecord = {
       status: ended.status,
       exitCode: ended.exitCode,
@@ -111,7 +113,7 @@ interface Ended {
 }
 
 /** Spawns argv as a process-group leader, feeds stdin, waits, enforces the timeout. */
-export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined): Promise<Ended> {
+export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
@@ -120,6 +122,7 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     const killGroup = (signal: NodeJS.Signals): void => {
       try {
         if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);

@@ -2,7 +2,7 @@
 // created with O_EXCL so two concurrent firings cannot both claim it.
 
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
@@ -25,18 +25,35 @@ export class OnceGuard {
     return hook.execution.once_per_session && this.sessionId !== '' && existsSync(onceStampPath(this.configDir, hook, this.sessionId));
   }
 
-  /** Stamps the hook for this session; returns a skip reason if it was already stamped. */
-  claim(hook: Hook): string | undefined {
+  /**
+   * Stamps the hook for this session; returns a skip reason if it was already stamped.
+   * `owner` (a durable job id) is written into the stamp, so drain-outbox can tell
+   * the queued job that owns the stamp from a second one.
+   */
+  claim(hook: Hook, owner = ''): string | undefined {
     if (!hook.execution.once_per_session || this.sessionId === '') return undefined;
     const path = onceStampPath(this.configDir, hook, this.sessionId);
     try {
       ensureDir(join(runtimeDir(this.configDir, 'state'), 'once'));
-      closeSync(openSync(path, 'wx', 0o600));
+      const fd = openSync(path, 'wx', 0o600);
+      writeSync(fd, owner);
+      closeSync(fd);
       return undefined;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return `once_per_session: already ran in session ${this.sessionId}`;
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+        if (owner !== '' && readOwner(path) === owner) return undefined;
+        return `once_per_session: already ran in session ${this.sessionId}`;
+      }
       this.warnings.push({ code: 'runtime_dir_unwritable', hook: hook.id, message: `cannot record once_per_session for hook "${hook.id}" (${(e as Error).message}); it ran anyway` });
       return undefined;
     }
+  }
+}
+
+function readOwner(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }

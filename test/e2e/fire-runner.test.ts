@@ -211,12 +211,4 @@ writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: 
     expect(decision).toMatchObject({ permission: 'deny', blocked: true, blocked_by: { id: 'deny' } });
     expect(decision.hooks.map((h: any) => h.status)).toEqual(['ok', 'blocked', 'not_run']);
   });
-
-  it('reports async and fire_and_forget hooks as not_run with mode_not_supported', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'bg', run: 'type: command\nargv: ["true"]', match: 'tool_name: edit_file', execution: 'mode: async' })}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.hooks).toMatchObject([{ id: 'bg', mode: 'async', status: 'not_run' }]);
-    expect(decision.warnings).toMatchObject([{ code: 'mode_not_supported', hook: 'bg' }]);
-  });
 });

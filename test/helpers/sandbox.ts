@@ -124,3 +124,18 @@ export function hookYaml(h: { id: string; event?: string; run: string; match?: s
     h.extra ?? '',
   ].filter(Boolean).join('\n');
 }
+
+/**
+ * Resolves once `check` returns a value other than undefined/false, polling the
+ * filesystem state it reads; fails after `ms`. For effects of detached processes,
+ * which offer no event to wait on but the files they write.
+ */
+export async function eventually<T>(check: () => T | undefined | false, ms = 15_000, what = 'the condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,142 @@
+// The detached worker: `fire` hands it the non-blocking hooks of one firing
+// in a spec file and exits; the worker runs them (at most max_parallel_hooks
+// at a time, detached hooks exempt), enforces timeouts, writes owner-only
+// logs, records history and files durable jobs as done or failed.
+
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Hook } from '../core/config.js';
+import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { ensureDir, runtimeDir, TempFiles } from '../run/runtime.js';
+import { type RunRecord, runHook } from '../run/spawn.js';
+import { fileJob, runDurableJob } from '../outbox/run-job.js';
+import { parseJob } from '../outbox/job.js';
+import { readJobText } from '../outbox/store.js';
+import { recordRun } from '../state/history.js';
+import { type AsyncRun, finishRun, isCancelled, updateRun } from '../state/sessions.js';
+
+export interface WorkerRun {
+  runId: string;
+  hook: Hook;
+  /** The envelope as the hook receives it. */
+  payload: string;
+  /** Set for durable hooks: the pending job this run delivers. */
+  jobId?: string;
+  /** Set for async hooks of a session: where the run is registered for drains. */
+  sessionDir?: string;
+}
+
+export interface WorkerSpec {
+  ctx: HookContext;
+  maxParallel: number;
+  runs: WorkerRun[];
+}
+
+/** Writes the spec (0600) and starts a worker that outlives this process. */
+export function startWorker(spec: WorkerSpec, temp: TempFiles): void {
+  const specPath = temp.create('worker', JSON.stringify(spec));
+  const child = spawn(process.execPath, [process.argv[1]!, '__worker', specPath], { detached: true, stdio: 'ignore', windowsHide: true });
+  child.on('error', () => {}); // durable jobs stay pending for drain-outbox
+  child.unref();
+}
+
+export async function runWorker(specPath: string): Promise<void> {
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as WorkerSpec;
+  rmSync(specPath, { force: true });
+  const temp = new TempFiles(spec.ctx.configDir);
+  // Claim the session records first, so drains can tell a dead worker from a slow one.
+  for (const run of spec.runs) {
+    if (run.sessionDir) updateRun(run.sessionDir, sessionRecord(run, null));
+  }
+  const queue = spec.runs.filter((r) => !r.hook.execution.detach);
+  for (const run of spec.runs.filter((r) => r.hook.execution.detach)) launchDetached(spec.ctx, run);
+  const next = async (): Promise<void> => {
+    for (let run = queue.shift(); run; run = queue.shift()) await runOne(spec.ctx, run, temp);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, spec.maxParallel) }, next));
+  temp.cleanup();
+}
+
+async function runOne(ctx: HookContext, run: WorkerRun, temp: TempFiles): Promise<void> {
+  const { hook, sessionDir } = run;
+  const cancelled = (): boolean => (sessionDir ? isCancelled(sessionDir, run.runId) : false);
+  const onSpawn = (pid: number): void => {
+    if (sessionDir) updateRun(sessionDir, sessionRecord(run, pid));
+  };
+  try {
+    if (cancelled()) return; // session_end came first: a durable job stays pending
+    let record: RunRecord | undefined;
+    let status: string;
+    if (run.jobId) {
+      const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn });
+      record = result.record;
+      status = result.outcome === 'done' ? 'ok' : result.outcome === 'pending' ? 'cancelled' : (record?.status ?? result.outcome);
+    } else {
+      record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn });
+      status = cancelled() ? 'cancelled' : record.status;
+    }
+    if (record) writeLog(ctx.configDir, run, record);
+    recordRun(ctx.configDir, hook, { status, at: new Date().toISOString(), session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
+  } finally {
+    if (sessionDir) finishRun(sessionDir, run.runId);
+  }
+}
+
+const sessionRecord = (run: WorkerRun, pid: number | null): AsyncRun => ({
+  run_id: run.runId,
+  hook_id: run.hook.id,
+  event: run.hook.event,
+  worker_pid: process.pid,
+  pid,
+  started_at: new Date().toISOString(),
+});
+
+const logName = (run: WorkerRun): string => `${run.runId}-${run.hook.id.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
+
+function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
+  try {
+    const dir = runtimeDir(configDir, 'logs');
+    ensureDir(dir);
+    const head = `# hook ${run.hook.id} (${run.hook.source}, ${run.hook.event}) ${record.status}` +
+      ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n`;
+    writeFileSync(join(dir, logName(run)), `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`, { mode: 0o600 });
+  } catch {
+    // logs are best effort
+  }
+}
+
+/** detach: true: a new session, stdio to a log file, no timeout, not waited for. */
+function launchDetached(ctx: HookContext, run: WorkerRun): void {
+  const { hook } = run;
+  const invocation = resolveInvocation(hook, ctx);
+  let status = 'started';
+  try {
+    if (!invocation.ok) throw new Error(invocation.error);
+    const dir = runtimeDir(ctx.configDir, 'logs');
+    ensureDir(dir);
+    const fd = openSync(join(dir, logName(run)), 'a', 0o600);
+    // The payload goes in a file of its own that outlives the worker (the hook may read it late).
+    const payloadFile = join(dir, `${run.runId}.payload.json`);
+    writeFileSync(payloadFile, run.payload, { mode: 0o600 });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...invocation.env, CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' };
+    delete env.PYTHONHOME;
+    delete env.PYTHONPATH;
+    const child = spawn(invocation.argv[0]!, invocation.argv.slice(1), { cwd: invocation.cwd, env, detached: true, stdio: ['ignore', fd, fd], windowsHide: true });
+    child.on('error', () => {});
+    child.unref();
+    closeSync(fd);
+    // Durable + detached: delivery is the launch; the job is done once the process started.
+    if (run.jobId && child.pid !== undefined) {
+      const text = readJobText(ctx.configDir, 'pending', run.jobId);
+      if (text) {
+        const job = parseJob(text);
+        fileJob(ctx.configDir, { ...job, retries: job.retries + 1, last_started_at: new Date().toISOString(), state: 'done' }, 'done');
+      }
+    }
+  } catch (e) {
+    status = 'launch_error';
+    writeLog(ctx.configDir, run, { status: 'launch_error', exitCode: null, signal: null, durationMs: 0, error: (e as Error).message, stderrTail: '', stdout: '', stderr: '', result: { kind: 'none' } });
+  }
+  recordRun(ctx.configDir, hook, { status, at: new Date().toISOString(), session_id: ctx.sessionId });
+}

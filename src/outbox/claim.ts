@@ -1,0 +1,38 @@
+// Claiming a job: one lock directory per job under outbox/locks/, held (and
+// refreshed) while the job runs. A claimant that crashed stops refreshing;
+// after 10 s its lock is stale and the next claimant takes it over.
+
+import lockfile from 'proper-lockfile';
+import { join } from 'node:path';
+import { ensureDir } from '../run/runtime.js';
+import { jobPath, locksDir } from './store.js';
+
+export const LOCK_STALE_MS = 10_000;
+
+export type Claim<T> = { claimed: false } | { claimed: true; value: T };
+
+/** Runs `fn` holding the job's lock; `{claimed: false}` when someone else holds it. Always releases. */
+export async function withJobLock<T>(configDir: string, jobId: string, fn: () => Promise<T>): Promise<Claim<T>> {
+  ensureDir(locksDir(configDir));
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(jobPath(configDir, 'pending', jobId), {
+      realpath: false,
+      lockfilePath: join(locksDir(configDir), `${jobId}.lock`),
+      stale: LOCK_STALE_MS,
+      update: LOCK_STALE_MS / 4,
+      retries: 0,
+      // A compromised lock (its directory removed under us) must not crash the runner:
+      // the run carries on, and at-least-once delivery tolerates the rare double start.
+      onCompromised: () => {},
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return { claimed: false };
+    throw e;
+  }
+  try {
+    return { claimed: true, value: await fn() };
+  } finally {
+    await release().catch(() => {});
+  }
+}

@@ -1,0 +1,63 @@
+// The durable outbox on disk (CONTRACT §9): outbox/{pending,done,failed}/<job_id>.json.
+// Every write is a temp file, fsync, rename; jobs move between folders only by rename.
+
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDir, runtimeDir } from '../run/runtime.js';
+
+export type Folder = 'pending' | 'done' | 'failed';
+export const FOLDERS: readonly Folder[] = ['pending', 'done', 'failed'];
+
+export const outboxDir = (configDir: string, folder: Folder): string => join(runtimeDir(configDir, 'outbox'), folder);
+export const jobPath = (configDir: string, folder: Folder, jobId: string): string => join(outboxDir(configDir, folder), `${jobId}.json`);
+export const locksDir = (configDir: string): string => join(runtimeDir(configDir, 'outbox'), 'locks');
+
+/** Writes `content` to `path` atomically with mode 0600: temp file, fsync, rename. */
+export function writeAtomic(path: string, content: string): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export function ensureOutbox(configDir: string): void {
+  for (const f of FOLDERS) ensureDir(outboxDir(configDir, f));
+  ensureDir(locksDir(configDir));
+}
+
+/** Job ids in a folder, oldest first (ids start with their creation time). */
+export function listJobs(configDir: string, folder: Folder): string[] {
+  try {
+    return readdirSync(outboxDir(configDir, folder))
+      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+      .map((f) => f.slice(0, -'.json'.length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+export function readJobText(configDir: string, folder: Folder, jobId: string): string | undefined {
+  try {
+    return readFileSync(jobPath(configDir, folder, jobId), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves a job file between folders by rename (atomic on one filesystem). */
+export function moveJob(configDir: string, jobId: string, from: Folder, to: Folder): void {
+  ensureDir(outboxDir(configDir, to));
+  renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
+}
