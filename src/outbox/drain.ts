@@ -9,7 +9,7 @@ import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
 import { discover } from '../config/discover.js';
 import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
-import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, projectHooksDir, samePhysicalFile, trustOverride } from '../config/locations.js';
+import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, projectHooksDir, samePhysicalFile, trustOverride, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
@@ -152,9 +152,10 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
 
   const temp = new TempFiles(configDir);
   let finished = 0;
+  const fallbackWorkspace = workspaceOf(opts);
   const next = async (): Promise<void> => {
     for (let item = runnable.shift(); item; item = runnable.shift()) {
-      await runOne(configDir, item.job, item.hook, temp, summary, record);
+      await runOne(configDir, fallbackWorkspace, item.job, item.hook, temp, summary, record);
       opts.onProgress?.(++finished, finished + runnable.length);
     }
   };
@@ -164,11 +165,12 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   return summary;
 }
 
-async function runOne(configDir: string, job: Job, hook: Hook, temp: TempFiles, summary: DrainSummary, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
+async function runOne(configDir: string, fallbackWorkspace: string, job: Job, hook: Hook, temp: TempFiles, summary: DrainSummary, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
   const sessionId = stringField(job.payload, 'session_id');
   const ctx: HookContext = {
     configDir,
-    workspace: typeof job.payload.cwd === 'string' && existsSync(job.payload.cwd) ? job.payload.cwd : process.cwd(),
+    // The workspace the event came from; else --cwd, else the current directory.
+    workspace: typeof job.payload.cwd === 'string' && existsSync(job.payload.cwd) ? job.payload.cwd : fallbackWorkspace,
     sessionId,
     profile: stringField(job.payload, 'profile'),
   };

@@ -98,7 +98,12 @@ export class Sandbox {
   }
 
   cleanup(): void {
-    rmSync(this.root, { recursive: true, force: true });
+    // A detached worker may still be writing its log or history: retry, then leave it to the OS.
+    try {
+      rmSync(this.root, { recursive: true, force: true, maxRetries: 40, retryDelay: 50 });
+    } catch {
+      // a temp dir left behind is harmless; a test sharing it would not be
+    }
   }
 }
 
@@ -106,8 +111,9 @@ export class Sandbox {
 export function useSandbox(): () => Sandbox {
   let current: Sandbox | undefined;
   afterEach(() => {
-    current?.cleanup();
+    const done = current;
     current = undefined;
+    done?.cleanup();
   });
   return () => (current ??= new Sandbox());
 }

@@ -1,0 +1,164 @@
+// Non-blocking hooks through the worker, drains, prompt files and detached hooks (CONTRACT §6.2, §6.3).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const TOOL = { event: 'after_tool_call', session_id: 'sess', tool: { name: 'x' } };
+const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+const alive = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+/** A shell hook that waits (bounded, 60 s) for a file named `go` in the workspace's parent, then runs `then`. */
+const gated = (then: string): string => `for i in $(seq 1 1200); do [ -e ../go ] && break; sleep 0.05; done; ${then}`;
+
+describe('fire: non-blocking hooks', () => {
+  it('hands async and fire_and_forget hooks to a worker and returns before they finish', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'bg-async', event: 'after_tool_call', run: `type: shell\nshell: '${gated('echo async > ../async.txt')}'`, execution: 'mode: async' })}
+${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '${gated('echo ff > ../ff.txt')}'`, execution: 'mode: fire_and_forget' })}
+`);
+    const { decision } = await s.fire(TOOL);
+    expect(decision.hooks).toMatchObject([
+      { id: 'bg-async', mode: 'async', status: 'started', exit_code: null },
+      { id: 'bg-ff', mode: 'fire_and_forget', status: 'started' },
+    ]);
+    // fire has returned while both hooks still wait for ../go
+    expect(existsSync(join(s.root, 'async.txt'))).toBe(false);
+    writeFileSync(join(s.root, 'go'), '');
+    await eventually(() => read(join(s.root, 'async.txt')) && read(join(s.root, 'ff.txt')), 15_000, 'both hooks to run');
+  });
+
+  it('discards non-blocking decisions, runs them with the payload, and logs their output owner-only', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'logger', event: 'after_tool_call', run: `type: shell\nshell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2; echo "{\\"action\\":\\"block\\"}" > "$CHRYS_HOOK_RESULT"'`, execution: 'mode: async' })}\n`);
+    const { decision } = await s.fire(TOOL);
+    expect(decision.blocked).toBe(false);
+    const logs = join(s.configDir, 'hooks', 'logs');
+    const log = await eventually(() => existsSync(logs) && readdirSync(logs).find((f) => f.endsWith('-logger.log')), 15_000, 'the log');
+    const text = await eventually(() => read(join(logs, log)), 5000);
+    expect(text).toContain('hello from logger');
+    expect(text).toContain('oops');
+    expect(statSync(join(logs, log)).mode & 0o777).toBe(0o600);
+    expect(statSync(logs).mode & 0o777).toBe(0o700);
+  });
+
+  it('runs at most max_parallel_hooks at a time', async () => {
+    const s = sandbox();
+    const overlapCheck = `mkdir ../busy 2>/dev/null || echo overlap >> ../violations; sleep 0.2; echo $CHRYS_HOOK_ID >> ../ran; rmdir ../busy`;
+    s.globalHooks(`settings:\n  max_parallel_hooks: 1\nhooks:\n${[1, 2, 3].map((n) => hookYaml({ id: `p${n}`, event: 'after_tool_call', run: `type: shell\nshell: '${overlapCheck}'`, execution: 'mode: async' })).join('\n')}\n`);
+    await s.fire(TOOL);
+    await eventually(() => (read(join(s.root, 'ran')) ?? '').trim().split('\n').length === 3, 15_000, 'three runs');
+    expect(read(join(s.root, 'violations'))).toBeUndefined();
+  });
+
+  it('enforces the timeout in the worker and records it in the history', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'slow', event: 'after_tool_call', run: "type: shell\nshell: 'echo $$ > ../slow.pid; sleep 60'", execution: 'mode: fire_and_forget\ntimeout_seconds: 0.3' })}\n`);
+    await s.fire(TOOL);
+    const run = await eventually(() => {
+      const list = JSON.parse(requireSync(s, ['list', '--json']));
+      return list.hooks[0].last_run ?? undefined;
+    }, 15_000, 'a recorded run');
+    expect(run.status).toBe('timeout');
+    expect(alive(Number(read(join(s.root, 'slow.pid'))))).toBe(false);
+  });
+
+  it('does not start non-blocking hooks of a blocked event', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'guard', run: `type: shell\nshell: 'echo "{\\"action\\":\\"block\\"}" > "$CHRYS_HOOK_RESULT"'` })}
+${hookYaml({ id: 'telemetry', run: "type: shell\nshell: 'touch ../ran'", execution: 'mode: async\ndelivery: durable' })}
+`);
+    const { decision } = await s.fire({ event: 'before_tool_call', tool: { name: 'x' } });
+    expect(decision.hooks.map((h: any) => h.status)).toEqual(['blocked', 'not_run']);
+    expect(existsSync(join(s.configDir, 'hooks', 'outbox'))).toBe(false);
+  });
+});
+
+describe('fire: drains', () => {
+  it('after_turn waits for the session\'s async hooks, but not for those from user_interrupt', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'slow-async', event: 'after_tool_call', run: "type: shell\nshell: 'sleep 0.5; echo done > ../async-done'", execution: 'mode: async' })}
+${hookYaml({ id: 'interrupt-async', event: 'user_interrupt', run: `type: shell\nshell: '${gated('echo done > ../interrupt-done')}'`, execution: 'mode: async' })}
+${hookYaml({ id: 'turn-async', event: 'after_turn', run: "type: shell\nshell: 'sleep 0.2; echo done > ../turn-done'", execution: 'mode: async' })}
+`);
+    await s.fire({ event: 'user_interrupt', session_id: 'sess' });
+    await s.fire(TOOL);
+    const { decision } = await s.fire({ event: 'after_turn', session_id: 'sess' });
+    expect(decision.hooks).toMatchObject([{ id: 'turn-async', status: 'started' }]);
+    expect(read(join(s.root, 'async-done'))).toBe('done\n');
+    expect(read(join(s.root, 'turn-done'))).toBe('done\n'); // its own async hooks included
+    expect(existsSync(join(s.root, 'interrupt-done'))).toBe(false);
+    writeFileSync(join(s.root, 'go'), '');
+    await eventually(() => read(join(s.root, 'interrupt-done')), 15_000, 'the interrupt hook');
+  });
+
+  it('after_turn does not wait for another session, nor for fire_and_forget hooks', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'async-in-A', event: 'sub_agent_start', run: `type: shell\nshell: '${gated('echo x > ../a')}'`, execution: 'mode: async' })}
+${hookYaml({ id: 'ff-in-B', event: 'after_tool_call', run: `type: shell\nshell: '${gated('echo x > ../b')}'`, execution: 'mode: fire_and_forget' })}
+`);
+    await s.fire({ event: 'sub_agent_start', session_id: 'A' });
+    await s.fire({ ...TOOL, session_id: 'B' });
+    await s.fire({ event: 'after_turn', session_id: 'B' });
+    expect(existsSync(join(s.root, 'a'))).toBe(false);
+    expect(existsSync(join(s.root, 'b'))).toBe(false);
+    writeFileSync(join(s.root, 'go'), '');
+    await eventually(() => read(join(s.root, 'a')) && read(join(s.root, 'b')), 15_000, 'the gated hooks');
+  });
+
+  it('session_end waits at most shutdown_grace_seconds, then kills the rest; durable jobs stay pending', async () => {
+    const s = sandbox();
+    s.globalHooks(`settings:\n  shutdown_grace_seconds: 0.5\nhooks:\n${hookYaml({ id: 'stuck', event: 'after_tool_call', run: "type: shell\nshell: 'echo $$ > ../stuck.pid; exec sleep 300'", execution: 'mode: async\ndelivery: durable' })}\n`);
+    await s.fire(TOOL);
+    const pid = Number(await eventually(() => read(join(s.root, 'stuck.pid')), 15_000, 'the hook to start'));
+    const started = Date.now();
+    await s.fire({ event: 'session_end', session_id: 'sess' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await eventually(() => !alive(pid), 5000, 'the hook to be killed');
+    const pending = join(s.configDir, 'hooks', 'outbox', 'pending');
+    const job = await eventually(() => {
+      const f = readdirSync(pending).find((n) => n.endsWith('.json'));
+      const j = f && JSON.parse(readFileSync(join(pending, f), 'utf8'));
+      return j && j.state === 'pending' && j.error === 'cancelled' ? j : undefined;
+    }, 15_000, 'the job to be filed back as pending');
+    expect(job).toMatchObject({ hook_id: 'stuck', retries: 1, error: 'cancelled' });
+  });
+});
+
+describe('prompt files and detached hooks', () => {
+  it('gives the hook the prompt body, front matter stripped, in a 0600 temp file', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), '---\ntitle: x\nmodel: y\n---\nReview the diff you just made.\n');
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'prompted', event: 'session_start', run: `type: shell\nshell: 'cat "$CHRYS_HOOK_PROMPT_FILE" > ../prompt.txt; stat -c %a "$CHRYS_HOOK_PROMPT_FILE" > ../mode.txt'\nprompt_file: prompts/post-task.md` })}\n`);
+    await s.fire({ event: 'session_start' });
+    expect(read(join(s.root, 'prompt.txt'))).toBe('Review the diff you just made.\n');
+    expect(read(join(s.root, 'mode.txt'))).toBe('600\n');
+  });
+
+  it('runs detach: true hooks in a new session with output to a log, without waiting', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'daemon', event: 'session_start', run: `type: shell\nshell: 'ps -o sid= -p $$ > ../sid; echo $$ > ../pid; echo detached-out'`, execution: 'mode: fire_and_forget\ndetach: true' })}\n`);
+    const { decision } = await s.fire({ event: 'session_start' });
+    expect(decision.hooks).toMatchObject([{ id: 'daemon', status: 'started' }]);
+    const sid = await eventually(() => read(join(s.root, 'sid'))?.trim() || undefined, 15_000, 'the hook');
+    expect(Number(sid)).toBe(Number(await eventually(() => read(join(s.root, 'pid'))?.trim() || undefined, 5000)));
+    const logs = join(s.configDir, 'hooks', 'logs');
+    await eventually(() => readdirSync(logs).some((f) => f.endsWith('-daemon.log') && readFileSync(join(logs, f), 'utf8').includes('detached-out')), 15_000, 'the log');
+  });
+});
+
+function requireSync(s: ReturnType<typeof sandbox>, args: string[]): string {
+  return execFileSync(process.execPath, ['bin/chrys-hooks', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { encoding: 'utf8', env: s.env() });
+}

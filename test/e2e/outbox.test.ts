@@ -1,0 +1,339 @@
+// The durable outbox and drain-outbox through the real binary (CONTRACT §9).
+import { execa } from 'execa';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, type Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const outbox = (s: Sandbox, folder: string): string => join(s.configDir, 'hooks', 'outbox', folder);
+const jobs = (s: Sandbox, folder: string): any[] =>
+  existsSync(outbox(s, folder)) ? readdirSync(outbox(s, folder)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(outbox(s, folder), f), 'utf8'))) : [];
+const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+const lines = (path: string): string[] => (read(path) ?? '').split('\n').filter(Boolean);
+const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
+
+/** Writes a pending job as Chrys would, old enough to be drained. */
+function pendingJob(s: Sandbox, id: string, fields: Record<string, unknown> = {}, raw: (text: string) => string = (t) => t): string {
+  mkdirSync(outbox(s, 'pending'), { recursive: true });
+  const path = join(outbox(s, 'pending'), `${id}.json`);
+  const job = {
+    job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: { event: 'after_tool_call', n: 1, session_id: '' },
+    created_at: HOUR_AGO, hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
+    state: 'pending', retries: 0, last_started_at: null, last_finished_at: null, exit_code: null, error: null, stderr_tail: null,
+    ...fields,
+  };
+  writeFileSync(path, raw(JSON.stringify(job)));
+  return path;
+}
+
+const DELIVER = (shell: string, extra = ''): string =>
+  `settings:\n  outbox_retry_age_seconds: 0\nhooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${extra}` })}\n`;
+
+async function drain(s: Sandbox, args: string[] = []): Promise<any> {
+  const r = await s.run(['drain-outbox', '--json', ...args]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+describe('durable hooks in fire', () => {
+  it('writes the job before the process starts and files it in done/ on success', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('ls ../config/hooks/outbox/pending > ../seen-at-start; echo delivered'));
+    await s.fire('{"event": "after_tool_call", "session_id": "s", "n": 1.0, "tool": {"name": "x"}}');
+    const [job] = await eventually(() => jobs(s, 'done').length === 1 && jobs(s, 'done'), 15_000, 'the job to be done');
+    expect(read(join(s.root, 'seen-at-start'))!.trim()).toBe(`${job.job_id}.json`);
+    expect(job).toMatchObject({
+      hook_id: 'deliver', event: 'after_tool_call', hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
+      state: 'done', retries: 1, exit_code: 0, error: null,
+    });
+    for (const k of ['created_at', 'last_started_at', 'last_finished_at']) expect(Date.parse(job[k])).toBeGreaterThan(0);
+    expect(readFileSync(join(outbox(s, 'done'), `${job.job_id}.json`), 'utf8')).toContain('"n": 1.0');
+    expect(statSync(join(outbox(s, 'done'), `${job.job_id}.json`)).mode & 0o777).toBe(0o600);
+    expect(jobs(s, 'pending')).toEqual([]);
+  });
+
+  it('files a failing job in failed/ with the stderr tail', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo "endpoint said 503" >&2; exit 4'));
+    await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
+    const [job] = await eventually(() => jobs(s, 'failed').length === 1 && jobs(s, 'failed'), 15_000, 'the job to fail');
+    expect(job).toMatchObject({ state: 'failed', exit_code: 4, error: 'exited with status 4', retries: 1 });
+    expect(job.stderr_tail).toContain('endpoint said 503');
+  });
+
+  it('still prints its decision, with a warning, when the outbox cannot be written', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo ran > ../ran'));
+    mkdirSync(join(s.configDir, 'hooks', 'outbox'), { recursive: true });
+    writeFileSync(outbox(s, 'pending'), 'not a directory');
+    const { decision, result } = await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
+    expect(result.exitCode).toBe(0);
+    expect(decision.hooks).toMatchObject([{ id: 'deliver', status: 'started' }]);
+    expect(decision.warnings).toMatchObject([{ code: 'outbox_unavailable', hook: 'deliver' }]);
+    await eventually(() => read(join(s.root, 'ran')), 15_000, 'the best-effort run');
+  });
+
+  it('writes 100 valid job files for 100 concurrent firings', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true', '\ndelay_seconds: 3600'));
+    const runs = await Promise.all(Array.from({ length: 100 }, (_, i) => s.fire({ event: 'after_tool_call', session_id: `s${i}`, tool: { name: 'x' } })));
+    expect(runs.every((r) => r.decision.hooks[0].status === 'queued')).toBe(true);
+    const pending = jobs(s, 'pending');
+    expect(pending).toHaveLength(100);
+    expect(new Set(pending.map((j) => j.payload.session_id)).size).toBe(100);
+    expect(readdirSync(outbox(s, 'pending')).filter((f) => !f.endsWith('.json'))).toEqual([]);
+  }, 120_000);
+});
+
+describe('drain-outbox', () => {
+  it('runs a due job once and reports it', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('cat "$CHRYS_HOOK_PAYLOAD_FILE" >> ../delivered'));
+    // JSON.stringify cannot spell these numbers, so they go in as text.
+    pendingJob(s, 'job-1', { unknown_field: { keep: ['BIG', 'me'] }, payload: { event: 'after_tool_call', big: 'BIG' } }, (t) => t.replaceAll('"BIG"', '1.50e0').replace('"big":1.50e0', '"big":12345678901234567890123'));
+    const out = await drain(s);
+    expect(out).toMatchObject({ considered: 1, ran: 1, done: 1, failed: 0, skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0 }, jobs: [{ job_id: 'job-1', hook_id: 'deliver', outcome: 'done' }] });
+    expect(read(join(s.root, 'delivered'))).toContain('12345678901234567890123');
+    const done = readFileSync(join(outbox(s, 'done'), 'job-1.json'), 'utf8');
+    expect(done).toContain('"unknown_field"');
+    expect(done).toContain('1.50e0');
+    expect((await drain(s)).considered).toBe(0);
+  });
+
+  it('skips jobs that are young or not yet due', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true').replace('outbox_retry_age_seconds: 0', 'outbox_retry_age_seconds: 60'));
+    pendingJob(s, 'young', { created_at: new Date().toISOString() });
+    pendingJob(s, 'retried-recently', { last_started_at: new Date().toISOString(), retries: 1 });
+    pendingJob(s, 'later', { due_at: new Date(Date.now() + 3600_000).toISOString() });
+    pendingJob(s, 'due', { due_at: HOUR_AGO });
+    const out = await drain(s);
+    expect(out.skipped).toEqual({ young: 2, not_due: 1, claimed: 0, untrusted: 0 });
+    expect(out.jobs.find((j: any) => j.job_id === 'due').outcome).toBe('done');
+  });
+
+  it('fails a job started outbox_max_retries times without running it', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('touch ../ran').replace('hooks:', '  outbox_max_retries: 2\nhooks:'));
+    pendingJob(s, 'tired', { retries: 2, last_started_at: HOUR_AGO });
+    expect((await drain(s)).jobs).toMatchObject([{ job_id: 'tired', outcome: 'max_retries' }]);
+    expect(jobs(s, 'failed')).toMatchObject([{ job_id: 'tired', error: 'max_retries', retries: 2 }]);
+    expect(existsSync(join(s.root, 'ran'))).toBe(false);
+  });
+
+  it('fails never-started jobs when outbox_max_retries is 0', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('touch ../ran').replace('hooks:', '  outbox_max_retries: 0\nhooks:'));
+    pendingJob(s, 'never');
+    expect((await drain(s)).jobs).toMatchObject([{ outcome: 'max_retries' }]);
+  });
+
+  it('fails with stale_source a job whose hook file or hook is gone', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    pendingJob(s, 'gone-file', { hook_source_path: join(s.root, 'old', 'hooks.yaml') });
+    pendingJob(s, 'gone-hook', { hook_id: 'renamed' });
+    const out = await drain(s);
+    expect(out.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['gone-file', 'stale_source'], ['gone-hook', 'stale_source']]);
+    expect(jobs(s, 'failed').map((j) => j.error)).toEqual(['stale_source', 'stale_source']);
+  });
+
+  it('fails a legacy job whose id is in both layers with ambiguous_hook, and runs an unambiguous one', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo global >> ../who'));
+    s.projectHooks(`hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: "type: shell\nshell: 'echo project >> ../who'", execution: 'mode: async\ndelivery: durable' })}\n${hookYaml({ id: 'only-project', event: 'after_tool_call', run: "type: shell\nshell: 'echo only >> ../who'", execution: 'mode: async\ndelivery: durable' })}\n`);
+    const legacy = { hook_source: undefined, hook_source_path: undefined, payload: { event: 'after_tool_call', cwd: s.workspace } };
+    pendingJob(s, 'a-legacy-both', legacy);
+    pendingJob(s, 'b-legacy-one', { ...legacy, hook_id: 'only-project' });
+    const out = await drain(s, ['--project-hooks']);
+    expect(out.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['a-legacy-both', 'ambiguous_hook'], ['b-legacy-one', 'done']]);
+    expect(lines(join(s.root, 'who'))).toEqual(['only']);
+  });
+
+  it('leaves project jobs pending while project hooks are not enabled', async () => {
+    const s = sandbox();
+    const project = s.projectHooks(`hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: "type: shell\nshell: 'touch ../ran'", execution: 'mode: async\ndelivery: durable' })}\n`);
+    s.globalHooks('settings:\n  outbox_retry_age_seconds: 0\nhooks: []\n');
+    pendingJob(s, 'proj', { hook_source: 'project', hook_source_path: project });
+    expect(await drain(s)).toMatchObject({ skipped: { untrusted: 1 }, ran: 0 });
+    expect(jobs(s, 'pending')).toHaveLength(1);
+    expect(await drain(s, ['--project-hooks'])).toMatchObject({ done: 1 });
+    expect(existsSync(join(s.root, 'ran'))).toBe(true);
+  });
+
+  it('moves a truncated or non-JSON job file aside and drains the rest', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    mkdirSync(outbox(s, 'pending'), { recursive: true });
+    writeFileSync(join(outbox(s, 'pending'), 'a-truncated.json'), '{"job_id": "a-truncated", "hook_id": "del');
+    writeFileSync(join(outbox(s, 'pending'), 'b-garbage.json'), 'hello');
+    pendingJob(s, 'c-good');
+    const out = await drain(s);
+    expect(out.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['a-truncated', 'invalid_job'], ['b-garbage', 'invalid_job'], ['c-good', 'done']]);
+    expect(readdirSync(outbox(s, 'failed')).sort()).toEqual(['a-truncated.json', 'b-garbage.json']);
+    expect(readFileSync(join(outbox(s, 'failed'), 'b-garbage.json'), 'utf8')).toBe('hello');
+  });
+
+  it('lists what would run with --dry-run, and runs at most --limit jobs', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo x >> ../ran'));
+    for (const id of ['j1', 'j2', 'j3']) pendingJob(s, id);
+    const dry = await drain(s, ['--dry-run']);
+    expect(dry.jobs.map((j: any) => j.outcome)).toEqual(['would_run', 'would_run', 'would_run']);
+    expect(existsSync(join(s.root, 'ran'))).toBe(false);
+    expect((await drain(s, ['--limit', '2'])).ran).toBe(2);
+    expect(lines(join(s.root, 'ran'))).toHaveLength(2);
+    const bad = await s.run(['drain-outbox', '--limit', 'lots']);
+    expect(bad.exitCode).toBe(64);
+  });
+
+  it('requeues failed jobs and prunes old done ones', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('[ -e ../fixed ] || exit 1'));
+    pendingJob(s, 'flaky');
+    expect((await drain(s)).failed).toBe(1);
+    writeFileSync(join(s.root, 'fixed'), '');
+    const r = await s.run(['drain-outbox', '--requeue-failed']);
+    expect(r.stdout).toContain('requeued 1 failed job');
+    expect(jobs(s, 'pending')).toMatchObject([{ job_id: 'flaky', retries: 0, state: 'pending' }]);
+    expect((await drain(s)).done).toBe(1);
+    const old = JSON.parse(readFileSync(join(outbox(s, 'done'), 'flaky.json'), 'utf8'));
+    writeFileSync(join(outbox(s, 'done'), 'flaky.json'), JSON.stringify({ ...old, last_finished_at: '2020-01-01T00:00:00Z' }));
+    pendingJob(s, 'recent');
+    await drain(s);
+    const pruned = await s.run(['drain-outbox', '--prune-done', '30', '--json']);
+    expect(JSON.parse(pruned.stdout).pruned).toEqual(['flaky']);
+    expect(jobs(s, 'done').map((j) => j.job_id)).toEqual(['recent']);
+  });
+
+  it('prints a human summary', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    pendingJob(s, 'j1');
+    const r = await s.run(['drain-outbox']);
+    expect(r.stdout).toContain('done           j1  deliver');
+    expect(r.stdout).toContain('1 pending considered, ran 1: 1 done, 0 failed');
+  });
+});
+
+describe('faults', () => {
+  it('delivers a durable job exactly once more after the worker is killed mid-run', async () => {
+    const s = sandbox();
+    // First run: record the worker's pid and hang. Later runs: count a delivery and exit 0.
+    s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $PPID > ../first; echo $$ > ../hook.pid; sleep 300; fi; echo delivered >> ../deliveries'));
+    await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
+    const workerPid = Number(await eventually(() => read(join(s.root, 'first'))?.trim() || undefined, 15_000, 'the first run'));
+    const hookPid = Number(await eventually(() => read(join(s.root, 'hook.pid'))?.trim() || undefined, 5000));
+    process.kill(workerPid, 'SIGKILL');
+    process.kill(-hookPid, 'SIGKILL'); // the machine "rebooted": the half-done run is gone too
+    expect(jobs(s, 'pending')).toMatchObject([{ hook_id: 'deliver', retries: 1, state: 'running' }]);
+    // The dead worker's claim goes stale after 10 s; until then drains report it claimed.
+    const result = await pollDrain(s, (out) => out.done === 1, 30_000);
+    expect(result.jobs).toMatchObject([{ outcome: 'done' }]);
+    expect(lines(join(s.root, 'deliveries'))).toEqual(['delivered']);
+    expect((await drain(s)).considered).toBe(0);
+    expect(jobs(s, 'done')).toMatchObject([{ retries: 2 }]);
+  }, 60_000);
+
+  it('takes over the claim of a drain-outbox killed while running a job', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $$ > ../first; sleep 300; fi; echo delivered >> ../deliveries'));
+    pendingJob(s, 'held');
+    const first = execa(process.execPath, [BIN, 'drain-outbox', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    const hookPid = Number(await eventually(() => read(join(s.root, 'first'))?.trim() || undefined, 15_000, 'the first drain to start the job'));
+    first.kill('SIGKILL');
+    await first;
+    process.kill(-hookPid, 'SIGKILL');
+    const immediately = await drain(s);
+    expect(immediately.skipped.claimed).toBe(1);
+    const result = await pollDrain(s, (out) => out.done === 1, 30_000);
+    expect(result.jobs).toMatchObject([{ job_id: 'held', outcome: 'done' }]);
+    expect(lines(join(s.root, 'deliveries'))).toEqual(['delivered']);
+  }, 60_000);
+
+  it('eight concurrent drains over 500 jobs: every job runs, none twice, none lost', async () => {
+    const s = sandbox();
+    // mkdir is atomic: a second concurrent run of the same job would find its directory taken.
+    s.globalHooks(DELIVER('n=$(sed -e "s/.*\\"n\\": *\\([0-9]*\\).*/\\1/" "$CHRYS_HOOK_PAYLOAD_FILE"); mkdir ../running/$n || echo $n >> ../twice; echo $n >> ../ran; rmdir ../running/$n'));
+    mkdirSync(join(s.root, 'running'));
+    for (let i = 0; i < 500; i++) pendingJob(s, `job-${String(i).padStart(3, '0')}`, { payload: { event: 'after_tool_call', n: i } });
+    const drains = await Promise.all(Array.from({ length: 8 }, () => s.run(['drain-outbox', '--json'])));
+    for (const d of drains) expect(d.exitCode, d.stderr).toBe(0);
+    // Any job skipped as claimed by every drain (a rare interleaving) is picked up by one more.
+    await drain(s);
+    const ran = lines(join(s.root, 'ran'));
+    expect(ran).toHaveLength(500);
+    expect(new Set(ran).size).toBe(500);
+    expect(existsSync(join(s.root, 'twice'))).toBe(false);
+    expect(jobs(s, 'done')).toHaveLength(500);
+    expect(jobs(s, 'pending')).toHaveLength(0);
+    expect(jobs(s, 'failed')).toHaveLength(0);
+    const totalRan = drains.reduce((sum, d) => sum + JSON.parse(d.stdout).ran, 0);
+    expect(totalRan).toBeLessThanOrEqual(500);
+  }, 180_000);
+});
+
+describe('follow-up hooks', () => {
+  const FOLLOW_UP = (extra = ''): string => `settings:\n  outbox_retry_age_seconds: 0\nhooks:\n${hookYaml({
+    id: 'post-task',
+    event: 'Stop',
+    match: 'session_kinds: [interactive]\nmax_context_tokens: 60000',
+    run: `type: shell\nshell: 'echo "$CHRYS_HOOK_ID $(cat "$CHRYS_HOOK_PROMPT_FILE")" >> ../follow-ups${extra}'\nprompt_file: prompts/post-task.md`,
+    execution: 'mode: async\ndelivery: durable\ndelay_seconds: 1\nonce_per_session: true',
+  })}\n`;
+
+  it('queues once per session, runs when due through drain-outbox, and never re-triggers itself', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), '---\nname: post-task\n---\nTidy up.');
+    // The follow-up itself ends a conversation: the loop guard must stop it from queueing another.
+    s.globalHooks(FOLLOW_UP(`; echo "{\\"event\\":\\"Stop\\",\\"session_id\\":\\"s1\\"}" | "${process.execPath}" "${BIN}" fire --config-dir "$CHRYS_HOME" > ../inner.json`));
+    const first = await s.fire({ event: 'conversation_done', session_id: 's1' });
+    expect(first.decision.hooks).toMatchObject([{ id: 'post-task', status: 'queued' }]);
+    const second = await s.fire({ event: 'Stop', session_id: 's1' });
+    expect(second.decision.hooks).toMatchObject([{ id: 'post-task', status: 'skipped', reason: expect.stringContaining('once_per_session') }]);
+    const [job] = jobs(s, 'pending');
+    expect(Date.parse(job.due_at) - Date.parse(job.created_at)).toBe(1000);
+    expect((await drain(s)).skipped.not_due + (await pollDrain(s, (o) => o.done === 1, 15_000)).done).toBeGreaterThanOrEqual(1);
+    expect(lines(join(s.root, 'follow-ups'))).toEqual(['post-task Tidy up.']);
+    expect(JSON.parse(read(join(s.root, 'inner.json'))!).hooks).toMatchObject([{ id: 'post-task', status: 'skipped' }]);
+    expect(jobs(s, 'pending')).toEqual([]);
+  }, 60_000);
+
+  it('refuses in drain-outbox a second job for the same hook and session', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), 'x');
+    s.globalHooks(FOLLOW_UP());
+    await s.fire({ event: 'Stop', session_id: 's1' });
+    const [queued] = jobs(s, 'pending');
+    pendingJob(s, 'zz-copy', { hook_id: 'post-task', event: 'conversation_done', payload: { ...queued.payload }, due_at: HOUR_AGO });
+    writeFileSync(join(outbox(s, 'pending'), `${queued.job_id}.json`), JSON.stringify({ ...queued, due_at: HOUR_AGO }));
+    const out = await drain(s);
+    const outcomes = Object.fromEntries(out.jobs.map((j: any) => [j.job_id, j.outcome]));
+    expect(outcomes).toEqual({ [queued.job_id]: 'done', 'zz-copy': 'failed' });
+    expect(jobs(s, 'failed')).toMatchObject([{ job_id: 'zz-copy', error: expect.stringContaining('once_per_session') }]);
+    expect(lines(join(s.root, 'follow-ups'))).toHaveLength(1);
+  });
+
+  it('skips cron sessions and over-large conversations, saying why', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), 'x');
+    s.globalHooks(FOLLOW_UP());
+    const cron = await s.fire({ event: 'Stop', session_id: 'c', session_kind: 'cron' });
+    const big = await s.fire({ event: 'Stop', session_id: 'b', context_tokens: 90000 });
+    expect(cron.decision.hooks).toMatchObject([{ status: 'skipped', reason: expect.stringContaining('cron') }]);
+    expect(big.decision.hooks).toMatchObject([{ status: 'skipped', reason: expect.stringContaining('90000') }]);
+    expect(jobs(s, 'pending')).toEqual([]);
+  });
+});
+
+/** Runs drain-outbox until `done(summary)` holds; each call is a real drain, so this waits on the outbox's state. */
+async function pollDrain(s: Sandbox, done: (summary: any) => boolean, ms: number): Promise<any> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const out = await drain(s);
+    if (done(out)) return out;
+    if (Date.now() > deadline) throw new Error(`drain-outbox did not get there in ${ms} ms: ${JSON.stringify(out)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
