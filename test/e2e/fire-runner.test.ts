@@ -3,22 +3,13 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hookYaml, useSandbox } from '../helpers/sandbox.js';
+import { hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const EVENT = { event: 'before_tool_call', session_id: 'sess-1', profile: 'Code', tool: { name: 'edit_file', args: { path: 'a', n: 1.0, big: 12345678901234567890123 } } };
 const EVENT_TEXT = '{"event":"PreToolUse","session_id":"sess-1","profile":"Code","tool":{"name":"edit_file","args":{"path":"a","n":1.0,"big":12345678901234567890123}}}';
 const blocking = (id: string, run: string, execution = 'mode: blocking'): string => hookYaml({ id, run, match: 'tool_name: edit_file', execution });
 
-/** Running, and not a zombie waiting for an init that may be slow to reap it. */
-const isAlive = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
 
 describe('fire: the hook process contract', () => {
   it('gives a python3 hook the env, payload file, stdin and result file of the contract', async () => {

@@ -3,19 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
+import { eventually, hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const TOOL = { event: 'after_tool_call', session_id: 'sess', tool: { name: 'x' } };
 const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
-const alive = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
 /** A shell hook that waits (bounded, 60 s) for a file named `go` in the workspace's parent, then runs `then`. */
 const gated = (then: string): string => `for i in $(seq 1 1200); do [ -e ../go ] && break; sleep 0.05; done; ${then}`;
 
@@ -34,7 +26,7 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     // fire has returned while both hooks still wait for ../go
     expect(existsSync(join(s.root, 'async.txt'))).toBe(false);
     writeFileSync(join(s.root, 'go'), '');
-    await eventually(() => read(join(s.root, 'async.txt')) && read(join(s.root, 'ff.txt')), 15_000, 'both hooks to run');
+    await eventually(() => read(join(s.root, 'async.txt')) && read(join(s.root, 'ff.txt')), 30_000, 'both hooks to run');
   });
 
   it('discards non-blocking decisions, runs them with the payload, and logs their output owner-only', async () => {
@@ -43,7 +35,7 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     const { decision } = await s.fire(TOOL);
     expect(decision.blocked).toBe(false);
     const logs = join(s.configDir, 'hooks', 'logs');
-    const log = await eventually(() => existsSync(logs) && readdirSync(logs).find((f) => f.endsWith('-logger.log')), 15_000, 'the log');
+    const log = await eventually(() => existsSync(logs) && readdirSync(logs).find((f) => f.endsWith('-logger.log')), 30_000, 'the log');
     const text = await eventually(() => read(join(logs, log)), 5000);
     expect(text).toContain('hello from logger');
     expect(text).toContain('oops');
@@ -56,7 +48,7 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     const overlapCheck = `mkdir ../busy 2>/dev/null || echo overlap >> ../violations; sleep 0.2; echo $CHRYS_HOOK_ID >> ../ran; rmdir ../busy`;
     s.globalHooks(`settings:\n  max_parallel_hooks: 1\nhooks:\n${[1, 2, 3].map((n) => hookYaml({ id: `p${n}`, event: 'after_tool_call', run: `type: shell\nshell: '${overlapCheck}'`, execution: 'mode: async' })).join('\n')}\n`);
     await s.fire(TOOL);
-    await eventually(() => (read(join(s.root, 'ran')) ?? '').trim().split('\n').length === 3, 15_000, 'three runs');
+    await eventually(() => (read(join(s.root, 'ran')) ?? '').trim().split('\n').length === 3, 30_000, 'three runs');
     expect(read(join(s.root, 'violations'))).toBeUndefined();
   });
 
@@ -67,9 +59,9 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     const run = await eventually(() => {
       const list = JSON.parse(requireSync(s, ['list', '--json']));
       return list.hooks[0].last_run ?? undefined;
-    }, 15_000, 'a recorded run');
+    }, 30_000, 'a recorded run');
     expect(run.status).toBe('timeout');
-    expect(alive(Number(read(join(s.root, 'slow.pid'))))).toBe(false);
+    expect(isAlive(Number(read(join(s.root, 'slow.pid'))))).toBe(false);
   });
 
   it('does not start non-blocking hooks of a blocked event', async () => {
@@ -100,7 +92,7 @@ ${hookYaml({ id: 'turn-async', event: 'after_turn', run: "type: shell\nshell: 's
     expect(read(join(s.root, 'turn-done'))).toBe('done\n'); // its own async hooks included
     expect(existsSync(join(s.root, 'interrupt-done'))).toBe(false);
     writeFileSync(join(s.root, 'go'), '');
-    await eventually(() => read(join(s.root, 'interrupt-done')), 15_000, 'the interrupt hook');
+    await eventually(() => read(join(s.root, 'interrupt-done')), 30_000, 'the interrupt hook');
   });
 
   it('after_turn does not wait for another session, nor for fire_and_forget hooks', async () => {
@@ -115,24 +107,24 @@ ${hookYaml({ id: 'ff-in-B', event: 'after_tool_call', run: `type: shell\nshell: 
     expect(existsSync(join(s.root, 'a'))).toBe(false);
     expect(existsSync(join(s.root, 'b'))).toBe(false);
     writeFileSync(join(s.root, 'go'), '');
-    await eventually(() => read(join(s.root, 'a')) && read(join(s.root, 'b')), 15_000, 'the gated hooks');
+    await eventually(() => read(join(s.root, 'a')) && read(join(s.root, 'b')), 30_000, 'the gated hooks');
   });
 
   it('session_end waits at most shutdown_grace_seconds, then kills the rest; durable jobs stay pending', async () => {
     const s = sandbox();
     s.globalHooks(`settings:\n  shutdown_grace_seconds: 0.5\nhooks:\n${hookYaml({ id: 'stuck', event: 'after_tool_call', run: "type: shell\nshell: 'echo $$ > ../stuck.pid; exec sleep 300'", execution: 'mode: async\ndelivery: durable' })}\n`);
     await s.fire(TOOL);
-    const pid = Number(await eventually(() => read(join(s.root, 'stuck.pid')), 15_000, 'the hook to start'));
+    const pid = Number(await eventually(() => read(join(s.root, 'stuck.pid')), 30_000, 'the hook to start'));
     const started = Date.now();
     await s.fire({ event: 'session_end', session_id: 'sess' });
     expect(Date.now() - started).toBeLessThan(10_000);
-    await eventually(() => !alive(pid), 5000, 'the hook to be killed');
+    await eventually(() => !isAlive(pid), 5000, 'the hook to be killed');
     const pending = join(s.configDir, 'hooks', 'outbox', 'pending');
     const job = await eventually(() => {
       const f = readdirSync(pending).find((n) => n.endsWith('.json'));
       const j = f && JSON.parse(readFileSync(join(pending, f), 'utf8'));
       return j && j.state === 'pending' && j.error === 'cancelled' ? j : undefined;
-    }, 15_000, 'the job to be filed back as pending');
+    }, 30_000, 'the job to be filed back as pending');
     expect(job).toMatchObject({ hook_id: 'stuck', retries: 1, error: 'cancelled' });
   });
 });
@@ -152,10 +144,10 @@ describe('prompt files and detached hooks', () => {
     s.globalHooks(`hooks:\n${hookYaml({ id: 'daemon', event: 'session_start', run: `type: shell\nshell: 'ps -o sid= -p $$ > ../sid; echo $$ > ../pid; echo detached-out'`, execution: 'mode: fire_and_forget\ndetach: true' })}\n`);
     const { decision } = await s.fire({ event: 'session_start' });
     expect(decision.hooks).toMatchObject([{ id: 'daemon', status: 'started' }]);
-    const sid = await eventually(() => read(join(s.root, 'sid'))?.trim() || undefined, 15_000, 'the hook');
+    const sid = await eventually(() => read(join(s.root, 'sid'))?.trim() || undefined, 30_000, 'the hook');
     expect(Number(sid)).toBe(Number(await eventually(() => read(join(s.root, 'pid'))?.trim() || undefined, 5000)));
     const logs = join(s.configDir, 'hooks', 'logs');
-    await eventually(() => readdirSync(logs).some((f) => f.endsWith('-daemon.log') && readFileSync(join(logs, f), 'utf8').includes('detached-out')), 15_000, 'the log');
+    await eventually(() => readdirSync(logs).some((f) => f.endsWith('-daemon.log') && readFileSync(join(logs, f), 'utf8').includes('detached-out')), 30_000, 'the log');
   });
 });
 

@@ -2,7 +2,7 @@
 // binary with a scrubbed environment (no CHRYS_* leaking in from the host).
 
 import { execa } from 'execa';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -98,9 +98,10 @@ export class Sandbox {
   }
 
   cleanup(): void {
-    // A detached worker may still be writing its log or history: retry, then leave it to the OS.
+    // A detached worker may still be writing its log or history (slowly, on a loaded
+    // machine): try a few times, then leave the temp dir to the OS.
     try {
-      rmSync(this.root, { recursive: true, force: true, maxRetries: 40, retryDelay: 50 });
+      rmSync(this.root, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 });
     } catch {
       // a temp dir left behind is harmless; a test sharing it would not be
     }
@@ -136,12 +137,22 @@ export function hookYaml(h: { id: string; event?: string; run: string; match?: s
  * filesystem state it reads; fails after `ms`. For effects of detached processes,
  * which offer no event to wait on but the files they write.
  */
-export async function eventually<T>(check: () => T | undefined | false, ms = 15_000, what = 'the condition'): Promise<T> {
+export async function eventually<T>(check: () => T | undefined | false, ms = 30_000, what = 'the condition'): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Running, and not a zombie waiting for an init that may be slow to reap it. */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
   }
 }
