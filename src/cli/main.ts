@@ -67,7 +67,8 @@ export async function main(argv: string[]): Promise<number> {
     return emit(result);
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.ok;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+      if (e.code === 'commander.help') return EXIT.usage; // help shown because no command was given
       return reportError(new ChrysError('usage', e.message.replace(/^error: /, '')), commandName || guessCommand(argv));
     }
     return reportError(e, commandName);

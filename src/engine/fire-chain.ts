@@ -1,8 +1,10 @@
-// The blocking chain of one `fire` (CONTRACT §6): load both layers, match
-// each hook against the envelope as modified so far, run it, fold its outcome.
+// The part of `fire` that needs hooks files (CONTRACT §6): load both layers;
+// run the blocking chain, matching each hook against the envelope as modified
+// so far; hand the non-blocking hooks to the worker or queue them; drain.
 
-import type { Hook } from '../core/config.js';
-import { type Chain, type Decision, applyOutcome, emptyDecision } from '../core/decide.js';
+import { randomBytes } from 'node:crypto';
+import { type Hook, settingValues } from '../core/config.js';
+import { type Chain, type Decision, type HookStatus, applyOutcome, emptyDecision } from '../core/decide.js';
 import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
 import { stringField } from '../core/envelope.js';
 import type { EventName } from '../core/events.js';
@@ -10,20 +12,16 @@ import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
 import { matchHook } from '../core/match.js';
 import { planEvent } from '../core/plan.js';
 import { loadConfig } from '../config/load.js';
-import type { FireOptions } from './fire.js';
-import type { HookContext } from '../run/invocation.js';
-import { resolveInvocation } from '../run/invocation.js';
-import { TempFiles } from '../run/runtime.js';
-import { runHook } from '../run/spawn.js';
-import { randomBytes } from 'node:crypto';
-import { settingValues } from '../core/config.js';
-import type { HookStatus } from '../core/decide.js';
 import { newJob, writeJob } from '../outbox/job.js';
 import { ensureOutbox } from '../outbox/store.js';
+import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { TempFiles } from '../run/runtime.js';
+import { runHook } from '../run/spawn.js';
 import { recordRun } from '../state/history.js';
-import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
-import { type WorkerRun, startWorker } from './worker.js';
 import { OnceGuard } from '../state/once.js';
+import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
+import type { FireOptions } from './fire.js';
+import { type WorkerRun, startWorker } from './worker.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
 export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string }): Promise<Decision> {

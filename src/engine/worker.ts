@@ -35,7 +35,7 @@ export interface WorkerSpec {
 
 /** Writes the spec (0600) and starts a worker that outlives this process. */
 export function startWorker(spec: WorkerSpec, temp: TempFiles): void {
-  const specPath = temp.create('worker', JSON.stringify(spec));
+  const specPath = temp.createLasting('worker', JSON.stringify(spec));
   const child = spawn(process.execPath, [process.argv[1]!, '__worker', specPath], { detached: true, stdio: 'ignore', windowsHide: true });
   child.on('error', () => {}); // durable jobs stay pending for drain-outbox
   child.unref();

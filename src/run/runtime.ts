@@ -48,7 +48,17 @@ export class TempFiles {
 
   /** Creates a new 0600 file holding `content`; returns its path. */
   create(prefix: string, content: string | Buffer): string {
-    const path = join(this.directory(), `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}.json`);
+    return this.writeIn(this.directory(), prefix, content);
+  }
+
+  /** Like create, but the file outlives cleanup() (a hand-off to another process, which deletes it). */
+  createLasting(prefix: string, content: string | Buffer): string {
+    const dir = this.directory();
+    return this.writeIn(dir === this.fallback ? tmpdir() : dir, prefix, content);
+  }
+
+  private writeIn(dir: string, prefix: string, content: string | Buffer): string {
+    const path = join(dir, `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}.json`);
     writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
     return path;
   }

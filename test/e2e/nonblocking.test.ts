@@ -64,6 +64,16 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     expect(isAlive(Number(read(join(s.root, 'slow.pid'))))).toBe(false);
   });
 
+  it('hands hooks to the worker even when the runtime tmp dir cannot be created', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'bg', event: 'after_tool_call', run: "type: shell\nshell: 'echo ran > ../ran'", execution: 'mode: async' })}\n`);
+    writeFileSync(join(s.configDir, 'hooks', 'tmp'), 'a file where the tmp dir should be');
+    const { decision } = await s.fire(TOOL);
+    expect(decision.hooks).toMatchObject([{ id: 'bg', status: 'started' }]);
+    expect(decision.warnings).toMatchObject([{ code: 'runtime_dir_unwritable' }]);
+    await eventually(() => read(join(s.root, 'ran')), 30_000, 'the hook to run');
+  });
+
   it('does not start non-blocking hooks of a blocked event', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:
