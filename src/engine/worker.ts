@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
+import { ignoredResult } from '../core/decide.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { ensureDir, runtimeDir, TempFiles } from '../run/runtime.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
@@ -98,8 +99,10 @@ function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
   try {
     const dir = runtimeDir(configDir, 'logs');
     ensureDir(dir);
+    const ignored = record.result.kind === 'json' ? ignoredResult(run.hook, record.result.value) : [];
     const head = `# hook ${run.hook.id} (${run.hook.source}, ${run.hook.event}) ${record.status}` +
-      ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n`;
+      ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n` +
+      ignored.map((w) => `# ${w.code}: ${w.message}\n`).join('');
     writeFileSync(join(dir, logName(run)), `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`, { mode: 0o600 });
   } catch {
     // logs are best effort

@@ -38,6 +38,7 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
     const log = await eventually(() => existsSync(logs) && readdirSync(logs).find((f) => f.endsWith('-logger.log')), 30_000, 'the log');
     const text = await eventually(() => read(join(logs, log)), 5000);
     expect(text).toContain('hello from logger');
+    expect(text).toContain('decision_ignored: hook "logger" is async: its decision (action) is ignored');
     expect(text).toContain('oops');
     expect(statSync(join(logs, log)).mode & 0o777).toBe(0o600);
     expect(statSync(logs).mode & 0o777).toBe(0o700);
