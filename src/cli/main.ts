@@ -6,9 +6,8 @@ import { ChrysError, EXIT } from '../core/errors.js';
 import { type CliGlobals, globalsFrom } from './globals.js';
 import { type CommandResult, emit, reportError } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec } from './spec.js';
+import { VERSION } from '../version.js';
 
-declare const __VERSION__: string;
-const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : '0.0.0-dev';
 
 type Runner = (args: string[], opts: Record<string, unknown>, global: CliGlobals) => Promise<CommandResult>;
 

@@ -14,6 +14,8 @@ import {
   trustOverride,
 } from './locations.js';
 import type { JsonPath } from '../core/json.js';
+import type { RawHooksFile } from '../core/schema.js';
+import { cacheDir, fileIdentity, readCache, writeCache } from './cache.js';
 import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
 
@@ -54,8 +56,16 @@ export interface FileLoad {
   locate: (path: JsonPath, at: 'key' | 'value') => Position;
 }
 
-/** Reads, parses, schema-checks and normalises one hooks file. */
-export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoad> {
+/**
+ * Reads, parses, schema-checks and normalises one hooks file. With `cache`
+ * (a cache dir), an unchanged file skips reading, parsing and the schema.
+ */
+export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string } = {}): Promise<FileLoad> {
+  const identity = opts.cache ? fileIdentity(path) : undefined;
+  if (opts.cache && identity) {
+    const hit = readCache(opts.cache, path, layer, identity);
+    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, () => ({ line: 1, column: 1 }));
+  }
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
@@ -72,8 +82,9 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
   for (const s of file.syntaxErrors) {
     diagnostics.push({ path, ...s.position, severity: 'error', code: 'syntax_error', message: s.message, hint: path.endsWith('.json') ? 'fix the JSON syntax' : 'YAML indents with spaces, never tabs' });
   }
-  let hooks: Hook[] = [];
-  let settings: Partial<Settings> = {};
+  let raw: RawHooksFile | null = null;
+  let normalised: ReturnType<typeof normaliseHooksFile> | undefined;
+  const findings: Diagnostic[] = [];
   if (file.data !== undefined) {
     if (file.data !== null && (typeof file.data !== 'object' || Array.isArray(file.data))) {
       diagnostics.push({ path, line: 1, column: 1, severity: 'error', code: 'invalid_type', message: 'a hooks file must be a mapping with a `hooks:` list' });
@@ -84,18 +95,25 @@ export async function loadHooksFile(path: string, layer: Layer): Promise<FileLoa
       for (const f of checked.findings) {
         diagnostics.push({ path, ...file.locate(f.path, f.at), severity: 'error', code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}) });
       }
-      const normalised = normaliseHooksFile(checked.value, layer, path);
+      raw = checked.value;
+      normalised = normaliseHooksFile(raw, layer, path);
       for (const f of normalised.findings) {
-        diagnostics.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
+        findings.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
       }
-      hooks = normalised.hooks;
-      settings = normalised.settings;
     }
   }
-  diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+  const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
+  if (opts.cache && identity) writeCache(opts.cache, path, layer, identity, { raw, diagnostics: all });
+  return fromChecked(path, layer, raw, all, file.locate, normalised);
+}
+
+/** The load result from schema-checked data and its diagnostics (fresh or cached). */
+function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locate: FileLoad['locate'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
+  const { hooks, settings } = normalised ?? { hooks: [], settings: {} };
   const valid = !diagnostics.some((d) => d.severity === 'error');
-  const locate = file.locate;
-  return valid ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locate } : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locate };
+  return valid
+    ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locate }
+    : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locate };
 }
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".
@@ -125,8 +143,9 @@ export async function settingsTrust(configDir: string, warnings: Warning[]): Pro
 }
 
 
-export async function loadConfig(opts: DiscoverOptions): Promise<LoadedConfig> {
+export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): Promise<LoadedConfig> {
   const { configDir, globalPath, projectPath } = discover(opts);
+  const fileOpts = opts.cache ? { cache: cacheDir(configDir) } : {};
   const warnings: Warning[] = [];
   const diagnostics: Diagnostic[] = [];
   const sources: Source[] = [];
@@ -136,7 +155,7 @@ export async function loadConfig(opts: DiscoverOptions): Promise<LoadedConfig> {
 
   let global: FileLoad | undefined;
   if (globalPath) {
-    global = await loadHooksFile(globalPath, 'global');
+    global = await loadHooksFile(globalPath, 'global', fileOpts);
     diagnostics.push(...global.diagnostics);
     sources.push({ layer: 'global', path: globalPath, state: global.valid ? 'loaded' : 'invalid' });
     if (!global.valid) warnings.push(invalidWarning('hooks_config_invalid', 'global', global));
@@ -157,7 +176,7 @@ export async function loadConfig(opts: DiscoverOptions): Promise<LoadedConfig> {
       message: `project hooks file ${projectPath} is not loaded: project hooks are not enabled (use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`,
     });
   } else {
-    project = await loadHooksFile(projectPath, 'project');
+    project = await loadHooksFile(projectPath, 'project', fileOpts);
     diagnostics.push(...project.diagnostics);
     sources.push({ layer: 'project', path: projectPath, state: project.valid ? 'loaded' : 'invalid' });
     if (!project.valid) warnings.push(invalidWarning('project_hooks_config_invalid', 'project', project));

@@ -28,7 +28,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   let envelope = input;
   const workspace = opts.workspace;
   const decision = emptyDecision(event);
-  const config = await loadConfig(opts);
+  const config = await loadConfig({ ...opts, cache: true });
   decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
   const plan = planEvent(config.hooks, event);
   const drains = event === 'after_turn' || event === 'session_end';

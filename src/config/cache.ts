@@ -1,0 +1,61 @@
+// A cache of checked hooks files for `fire`, which runs on every tool call:
+// on a hit it skips reading, the YAML parser and zod (~50 ms of start-up) and
+// only re-normalises the stored, schema-checked data. An entry is valid while
+// the file's identity (device, inode, size, mtime, ctime) and the chrys-hooks
+// version are unchanged; anything else is a miss.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Layer } from '../core/config.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { RawHooksFile } from '../core/schema.js';
+import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { VERSION } from '../version.js';
+
+export interface CachedFile {
+  /** The schema-checked data, or null when the file did not get that far. */
+  raw: RawHooksFile | null;
+  diagnostics: Diagnostic[];
+}
+
+interface Entry extends CachedFile {
+  version: string;
+  identity: string;
+}
+
+export const cacheDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'cache');
+const entryPath = (dir: string, path: string, layer: Layer): string =>
+  join(dir, `${createHash('sha256').update(`${layer}\0${path}`).digest('hex').slice(0, 32)}.json`);
+
+/** The file's identity now, or undefined if it cannot be stat'ed. */
+export function fileIdentity(path: string): string | undefined {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readCache(dir: string, path: string, layer: Layer, identity: string): CachedFile | undefined {
+  try {
+    const entry = JSON.parse(readFileSync(entryPath(dir, path, layer), 'utf8')) as Entry;
+    return entry.version === VERSION && entry.identity === identity ? { raw: entry.raw, diagnostics: entry.diagnostics } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Best effort: a cache that cannot be written only costs the next firing its parse. */
+export function writeCache(dir: string, path: string, layer: Layer, identity: string, file: CachedFile): void {
+  try {
+    ensureDir(dir);
+    const target = entryPath(dir, path, layer);
+    const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ version: VERSION, identity, ...file } satisfies Entry), { mode: 0o600 });
+    renameSync(tmp, target);
+  } catch {
+    // ignore
+  }
+}

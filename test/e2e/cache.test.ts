@@ -1,0 +1,50 @@
+// fire caches checked hooks files: a warm cache skips the YAML parser and zod,
+// and any change to a file is seen by the next firing.
+import { execa } from 'execa';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hookYaml, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const EDIT = { event: 'before_tool_call', tool: { name: 'edit_file' } };
+const ctx = (id: string, text: string): string =>
+  hookYaml({ id, run: `type: shell\nshell: 'echo "{\\"context\\":[{\\"text\\":\\"${text}\\"}]}" > "$CHRYS_HOOK_RESULT"'` });
+
+describe('the hooks-file cache', () => {
+  it('sees every edit, even one that keeps the file size', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${ctx('a', 'aaaa')}\n`);
+    expect((await s.fire(EDIT)).decision.contexts).toMatchObject([{ text: 'aaaa' }]);
+    expect((await s.fire(EDIT)).decision.contexts).toMatchObject([{ text: 'aaaa' }]);
+    s.globalHooks(`hooks:\n${ctx('a', 'bbbb')}\n`);
+    expect((await s.fire(EDIT)).decision.contexts).toMatchObject([{ text: 'bbbb' }]);
+    s.globalHooks(`hooks:\n${ctx('a', 'bbbb')}\n  - id: broken\n`);
+    const broken = await s.fire(EDIT);
+    expect(broken.decision.hooks).toEqual([]);
+    expect(broken.decision.warnings).toMatchObject([{ code: 'hooks_config_invalid' }]);
+    // a cached invalid file still says so
+    expect((await s.fire(EDIT)).decision.warnings).toMatchObject([{ code: 'hooks_config_invalid' }]);
+  });
+
+  it('lets a warm firing run without the YAML parser and zod', async () => {
+    const s = sandbox();
+    const copy = join(s.root, 'pkg');
+    cpSync(resolve('bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(resolve('package.json'), join(copy, 'package.json'));
+    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
+    s.globalHooks(`hooks:\n${ctx('warm', 'from cache')}\n`);
+    const fire = () =>
+      execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', '--config-dir', s.configDir, '--cwd', s.workspace], { input: JSON.stringify(EDIT), reject: false, env: s.env(), extendEnv: false });
+    expect((await fire()).exitCode).toBe(0); // cold: parses and fills the cache
+    const chunks = join(copy, 'dist', 'chunks');
+    for (const f of readdirSync(chunks)) {
+      const text = readFileSync(join(chunks, f), 'utf8');
+      if (text.includes('Map keys must be unique') || text.includes('$ZodType')) rmSync(join(chunks, f));
+    }
+    const warm = await fire();
+    expect(warm.exitCode, warm.stderr).toBe(0);
+    expect(JSON.parse(warm.stdout).contexts).toMatchObject([{ text: 'from cache', hook: 'warm' }]);
+  });
+});
