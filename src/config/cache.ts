@@ -1,8 +1,9 @@
-// A cache of checked hooks files for `fire`, which runs on every tool call:
-// on a hit it skips reading, the YAML parser and zod (~50 ms of start-up) and
-// only re-normalises the stored, schema-checked data. An entry is valid while
-// the file's identity (device, inode, size, mtime, ctime) and the chrys-hooks
-// version are unchanged; anything else is a miss.
+// A cache of what `fire` derives from config files, since it runs on every
+// tool call: the schema-checked data of a hooks file (a hit skips reading,
+// the YAML parser and zod, ~50 ms of start-up) and the trust setting of the
+// user settings file. An entry is valid while the file's identity (device,
+// inode, size, mtime, ctime) and the chrys-hooks version are unchanged;
+// anything else is a miss.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -19,14 +20,18 @@ export interface CachedFile {
   diagnostics: Diagnostic[];
 }
 
-interface Entry extends CachedFile {
+interface Entry<T> {
   version: string;
   identity: string;
+  value: T;
 }
 
+/** What is cached about which file: a hooks file per layer, or the user settings. */
+export type CacheKind = Layer | 'settings';
+
 export const cacheDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'cache');
-const entryPath = (dir: string, path: string, layer: Layer): string =>
-  join(dir, `${createHash('sha256').update(`${layer}\0${path}`).digest('hex').slice(0, 32)}.json`);
+const entryPath = (dir: string, path: string, kind: CacheKind): string =>
+  join(dir, `${createHash('sha256').update(`${kind}\0${path}`).digest('hex').slice(0, 32)}.json`);
 
 /** The file's identity now, or undefined if it cannot be stat'ed. */
 export function fileIdentity(path: string): string | undefined {
@@ -38,22 +43,22 @@ export function fileIdentity(path: string): string | undefined {
   }
 }
 
-export function readCache(dir: string, path: string, layer: Layer, identity: string): CachedFile | undefined {
+export function readCache<T>(dir: string, path: string, kind: CacheKind, identity: string): T | undefined {
   try {
-    const entry = JSON.parse(readFileSync(entryPath(dir, path, layer), 'utf8')) as Entry;
-    return entry.version === VERSION && entry.identity === identity ? { raw: entry.raw, diagnostics: entry.diagnostics } : undefined;
+    const entry = JSON.parse(readFileSync(entryPath(dir, path, kind), 'utf8')) as Entry<T>;
+    return entry.version === VERSION && entry.identity === identity ? entry.value : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Best effort: a cache that cannot be written only costs the next firing its parse. */
-export function writeCache(dir: string, path: string, layer: Layer, identity: string, file: CachedFile): void {
+export function writeCache<T>(dir: string, path: string, kind: CacheKind, identity: string, value: T): void {
   try {
     ensureDir(dir);
-    const target = entryPath(dir, path, layer);
+    const target = entryPath(dir, path, kind);
     const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: VERSION, identity, ...file } satisfies Entry), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ version: VERSION, identity, value } satisfies Entry<T>), { mode: 0o600 });
     renameSync(tmp, target);
   } catch {
     // ignore

@@ -15,7 +15,7 @@ import {
 } from './locations.js';
 import type { JsonPath } from '../core/json.js';
 import type { RawHooksFile } from '../core/schema.js';
-import { cacheDir, fileIdentity, readCache, writeCache } from './cache.js';
+import { type CachedFile, cacheDir, fileIdentity, readCache, writeCache } from './cache.js';
 import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
 
@@ -63,7 +63,7 @@ export interface FileLoad {
 export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string } = {}): Promise<FileLoad> {
   const identity = opts.cache ? fileIdentity(path) : undefined;
   if (opts.cache && identity) {
-    const hit = readCache(opts.cache, path, layer, identity);
+    const hit = readCache<CachedFile>(opts.cache, path, layer, identity);
     if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, () => ({ line: 1, column: 1 }));
   }
   const diagnostics: Diagnostic[] = [];
@@ -103,7 +103,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
     }
   }
   const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
-  if (opts.cache && identity) writeCache(opts.cache, path, layer, identity, { raw, diagnostics: all });
+  if (opts.cache && identity) writeCache<CachedFile>(opts.cache, path, layer, identity, { raw, diagnostics: all });
   return fromChecked(path, layer, raw, all, file.locate, normalised);
 }
 
@@ -125,23 +125,32 @@ function dropNullSections(data: Record<string, unknown> | null): Record<string, 
 }
 
 /** project.hooks_enabled from the user settings file; false when absent or unreadable. */
-export async function settingsTrust(configDir: string, warnings: Warning[]): Promise<boolean> {
+export async function settingsTrust(configDir: string, warnings: Warning[], cache?: string): Promise<boolean> {
   const path = findFirst(configDir, SETTINGS_FILE_NAMES);
   if (!path) return false;
-  try {
-    const file = await parseConfigText(path, readText(path));
-    if (file.syntaxErrors.length > 0) throw new Error(file.syntaxErrors[0]!.message);
-    const project = (file.data as { project?: { hooks_enabled?: unknown } } | null)?.project;
-    const enabled = project?.hooks_enabled;
-    if (enabled === undefined) return false;
-    if (typeof enabled !== 'boolean') throw new Error(`project.hooks_enabled must be true or false, not ${JSON.stringify(enabled)}`);
-    return enabled;
-  } catch (e) {
-    warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${(e as Error).message}); project hooks stay disabled` });
-    return false;
+  const identity = cache ? fileIdentity(path) : undefined;
+  type Trust = { enabled: boolean; problem?: string };
+  let trust = cache && identity ? readCache<Trust>(cache, path, 'settings', identity) : undefined;
+  if (!trust) {
+    trust = await readTrust(path);
+    if (cache && identity) writeCache<Trust>(cache, path, 'settings', identity, trust);
   }
+  if (trust.problem) warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${trust.problem}); project hooks stay disabled` });
+  return trust.enabled;
 }
 
+async function readTrust(path: string): Promise<{ enabled: boolean; problem?: string }> {
+  try {
+    const file = await parseConfigText(path, readText(path));
+    if (file.syntaxErrors.length > 0) return { enabled: false, problem: file.syntaxErrors[0]!.message };
+    const enabled = (file.data as { project?: { hooks_enabled?: unknown } } | null)?.project?.hooks_enabled;
+    if (enabled === undefined) return { enabled: false };
+    if (typeof enabled !== 'boolean') return { enabled: false, problem: `project.hooks_enabled must be true or false, not ${JSON.stringify(enabled)}` };
+    return { enabled };
+  } catch (e) {
+    return { enabled: false, problem: (e as Error).message };
+  }
+}
 
 export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): Promise<LoadedConfig> {
   const { configDir, globalPath, projectPath } = discover(opts);
@@ -151,7 +160,7 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   const sources: Source[] = [];
   const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
   let enabled = trustOverride(opts);
-  if (enabled === undefined) enabled = projectPath && !sameFile ? await settingsTrust(configDir, warnings) : false;
+  if (enabled === undefined) enabled = projectPath && !sameFile ? await settingsTrust(configDir, warnings, fileOpts.cache) : false;
 
   let global: FileLoad | undefined;
   if (globalPath) {

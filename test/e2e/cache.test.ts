@@ -27,6 +27,22 @@ describe('the hooks-file cache', () => {
     expect((await s.fire(EDIT)).decision.warnings).toMatchObject([{ code: 'hooks_config_invalid' }]);
   });
 
+  it('sees trust turned on and off in the settings file', async () => {
+    const s = sandbox();
+    s.projectHooks(`hooks:\n${ctx('p', 'project')}\n`);
+    const settings = (on: boolean) => s.write(join(s.configDir, 'settings.yaml'), `project:\n  hooks_enabled: ${on}\n`);
+    settings(false);
+    expect((await s.fire(EDIT)).decision.hooks).toEqual([]);
+    settings(true);
+    expect((await s.fire(EDIT)).decision.hooks).toMatchObject([{ id: 'p' }]);
+    expect((await s.fire(EDIT)).decision.hooks).toMatchObject([{ id: 'p' }]);
+    s.write(join(s.configDir, 'settings.yaml'), 'project:\n  hooks_enabled: "yes"\n');
+    const bad = await s.fire(EDIT);
+    expect(bad.decision.hooks).toEqual([]);
+    expect(bad.decision.warnings.map((w: any) => w.code)).toEqual(['settings_invalid', 'project_hooks_dormant']);
+    expect((await s.fire(EDIT)).decision.warnings.map((w: any) => w.code)).toEqual(['settings_invalid', 'project_hooks_dormant']);
+  });
+
   it('lets a warm firing run without the YAML parser and zod', async () => {
     const s = sandbox();
     const copy = join(s.root, 'pkg');
@@ -35,6 +51,8 @@ describe('the hooks-file cache', () => {
     cpSync(resolve('package.json'), join(copy, 'package.json'));
     symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
     s.globalHooks(`hooks:\n${ctx('warm', 'from cache')}\n`);
+    s.projectHooks(`hooks:\n${ctx('proj', 'trusted by settings')}\n`);
+    s.write(join(s.configDir, 'settings.yaml'), 'project:\n  hooks_enabled: true\n');
     const fire = () =>
       execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', '--config-dir', s.configDir, '--cwd', s.workspace], { input: JSON.stringify(EDIT), reject: false, env: s.env(), extendEnv: false });
     expect((await fire()).exitCode).toBe(0); // cold: parses and fills the cache
@@ -45,6 +63,9 @@ describe('the hooks-file cache', () => {
     }
     const warm = await fire();
     expect(warm.exitCode, warm.stderr).toBe(0);
-    expect(JSON.parse(warm.stdout).contexts).toMatchObject([{ text: 'from cache', hook: 'warm' }]);
+    expect(JSON.parse(warm.stdout).contexts).toMatchObject([
+      { text: 'trusted by settings', hook: 'proj' },
+      { text: 'from cache', hook: 'warm' },
+    ]);
   });
 });
