@@ -1,7 +1,6 @@
 // `fire` end to end: locations, trust, layering and the no-hooks fast path (CONTRACT §1, §2, §7).
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { existsSync, readdirSync, readFileSync, symlinkSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookYaml, useSandbox } from '../helpers/sandbox.js';
 
@@ -33,27 +32,14 @@ describe('fire: no hooks files', () => {
 
   it('never loads the YAML parser or zod (their chunks can be missing)', async () => {
     const s = sandbox();
-    const copy = join(s.root, 'pkg');
-    cpSync(resolve('bin'), join(copy, 'bin'), { recursive: true });
-    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
-    cpSync(resolve('package.json'), join(copy, 'package.json'));
-    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
-    const chunks = join(copy, 'dist', 'chunks');
-    const removed = readdirSync(chunks).filter((f) => {
-      const text = readFileSync(join(chunks, f), 'utf8');
-      return text.includes('Map keys must be unique') || text.includes('$ZodType');
-    });
-    expect(removed).toHaveLength(2); // the yaml chunk and the zod chunk
-    for (const f of removed) rmSync(join(chunks, f));
-    const run = (args: string[]) =>
-      execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', '--config-dir', s.configDir, '--cwd', s.workspace, ...args], { input: JSON.stringify(EDIT), reject: false, env: s.env(), extendEnv: false });
-    const fast = await run([]);
+    const pkg = s.packageCopy();
+    expect(pkg.removeParserChunks()).toHaveLength(2); // the yaml chunk and the zod chunk
+    const fast = await pkg.fire(EDIT);
     expect(fast.exitCode).toBe(0);
     expect(JSON.parse(fast.stdout).blocked).toBe(false);
     // Control: with a hooks file the same copy does need them, so the check above can fail.
     s.globalHooks('hooks: []\n');
-    const slow = await run([]);
-    expect(slow.exitCode).toBe(70);
+    expect((await pkg.fire(EDIT)).exitCode).toBe(70);
   });
 });
 

@@ -2,7 +2,7 @@
 // binary with a scrubbed environment (no CHRYS_* leaking in from the host).
 
 import { execa } from 'execa';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -95,6 +95,35 @@ export class Sandbox {
       throw new Error(`fire printed no JSON (exit ${result.exitCode}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
     }
     return { decision, result };
+  }
+
+  /**
+   * A copy of the built package in the sandbox, whose YAML-parser and zod
+   * chunks can be deleted to prove that a code path never loads them.
+   */
+  packageCopy(): { fire: (envelope: object) => Promise<Run>; removeParserChunks: () => string[] } {
+    const copy = join(this.root, 'pkg');
+    cpSync(resolve('bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(resolve('package.json'), join(copy, 'package.json'));
+    symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
+    const chunks = join(copy, 'dist', 'chunks');
+    return {
+      fire: async (envelope) => {
+        const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', '--config-dir', this.configDir, '--cwd', this.workspace], {
+          input: JSON.stringify(envelope), reject: false, env: this.env(), extendEnv: false,
+        });
+        return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+      },
+      removeParserChunks: () => {
+        const removed = readdirSync(chunks).filter((f) => {
+          const text = readFileSync(join(chunks, f), 'utf8');
+          return text.includes('Map keys must be unique') || text.includes('$ZodType');
+        });
+        for (const f of removed) rmSync(join(chunks, f));
+        return removed;
+      },
+    };
   }
 
   cleanup(): void {
