@@ -4,7 +4,7 @@
 // logs, records history and files durable jobs as done or failed.
 
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
@@ -46,6 +46,7 @@ export async function runWorker(specPath: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as WorkerSpec;
   rmSync(specPath, { force: true });
   const temp = new TempFiles(spec.ctx.configDir);
+  pruneLogs(spec.ctx.configDir, Date.now() - LOG_RETENTION_MS);
   // Claim the session records first, so drains can tell a dead worker from a slow one.
   for (const run of spec.runs) {
     if (run.sessionDir) updateRun(run.sessionDir, sessionRecord(run, null));
@@ -92,6 +93,29 @@ const sessionRecord = (run: WorkerRun, pid: number | null): AsyncRun => ({
   pid,
   started_at: new Date().toISOString(),
 });
+
+const LOG_RETENTION_MS = 7 * 86_400_000;
+// Only files the worker itself writes: run logs and detached hooks' payloads.
+const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json)$/;
+
+/** Deletes the worker's own log and payload files older than the retention. */
+function pruneLogs(configDir: string, before: number): void {
+  const dir = runtimeDir(configDir, 'logs');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!OWN_FILE.test(name)) continue;
+    try {
+      if (statSync(join(dir, name)).mtimeMs < before) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}
 
 const logName = (run: WorkerRun): string => `${run.runId}-${run.hook.id.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
 

@@ -1,6 +1,6 @@
 // Non-blocking hooks through the worker, drains, prompt files and detached hooks (CONTRACT §6.2, §6.3).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { eventually, hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
@@ -165,3 +165,23 @@ describe('prompt files and detached hooks', () => {
 function requireSync(s: ReturnType<typeof sandbox>, args: string[]): string {
   return execFileSync(process.execPath, ['bin/chrys-hooks', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { encoding: 'utf8', env: s.env() });
 }
+
+describe('log retention', () => {
+  it('deletes its own logs older than seven days, and nothing else', async () => {
+    const s = sandbox();
+    const logs = join(s.configDir, 'hooks', 'logs');
+    const old = new Date(Date.now() - 8 * 86_400_000);
+    const oldLog = s.write(join(logs, 'mx0aaaaa-0123abcd-old-hook.log'), 'old');
+    const oldPayload = s.write(join(logs, 'mx0aaaaa-0123abcd.payload.json'), '{}');
+    const recentLog = s.write(join(logs, 'mx0bbbbb-0123abcd-recent.log'), 'recent');
+    const userFile = s.write(join(logs, 'follow-ups.jsonl'), 'mine');
+    for (const f of [oldLog, oldPayload, userFile]) utimesSync(f, old, old);
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'bg', event: 'after_tool_call', run: "type: shell\nshell: 'echo ran > ../ran'", execution: 'mode: async' })}\n`);
+    await s.fire(TOOL);
+    await eventually(() => read(join(s.root, 'ran')), 30_000, 'the worker to run');
+    expect(existsSync(oldLog)).toBe(false);
+    expect(existsSync(oldPayload)).toBe(false);
+    expect(existsSync(recentLog)).toBe(true);
+    expect(existsSync(userFile)).toBe(true);
+  });
+});
