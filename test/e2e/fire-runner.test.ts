@@ -192,6 +192,20 @@ writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: 
     expect(decision.warnings.map((w: any) => w.code)).toEqual(['decision_ignored', 'decision_ignored']);
   });
 
+  it('gathers extra_context and the last replace_result on after_tool_call and tool_error', async () => {
+    const s = sandbox();
+    const say = (id: string, event: string, result: string) => hookYaml({ id, event, run: `type: shell\nshell: 'echo "${result.replace(/"/g, '\\"')}" > "$CHRYS_HOOK_RESULT"'` });
+    s.globalHooks(`hooks:
+${say('a', 'PostToolUse', '{"extra_context": "lint: 2 warnings", "replace_result": "first"}')}
+${say('b', 'after_tool_call', '{"extra_context": ["tests: green"], "replace_result": "second", "context": [{"text": "fyi", "channel": "ui_notice"}]}')}
+${say('c', 'tool_error', '{"extra_context": "retry with --force"}')}
+`);
+    const after = (await s.fire({ event: 'after_tool_call', tool: { name: 'x' }, result: { text: 'ok' } })).decision;
+    expect(after).toMatchObject({ extra_context: ['lint: 2 warnings', 'tests: green'], replace_result: 'second', contexts: [{ channel: 'ui_notice', text: 'fyi', hook: 'b' }], blocked: false });
+    const error = (await s.fire({ event: 'tool_error', tool: { name: 'x' } })).decision;
+    expect(error).toMatchObject({ extra_context: ['retry with --force'], replace_result: null });
+  });
+
   it('answers permission_request with deny > allow > ask, deny blocking', async () => {
     const s = sandbox();
     const answer = (id: string, p: string) => hookYaml({ id, event: 'PermissionRequest', run: `type: shell\nshell: 'echo "{\\"permission\\":\\"${p}\\"}" > "$CHRYS_HOOK_RESULT"'` });
