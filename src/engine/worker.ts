@@ -158,7 +158,7 @@ function launchDetached(ctx: HookContext, run: WorkerRun): void {
       const text = readJobText(ctx.configDir, 'pending', run.jobId);
       if (text) {
         const job = parseJob(text);
-        fileJob(ctx.configDir, { ...job, retries: job.retries + 1, last_started_at: new Date().toISOString(), state: 'done' }, 'done');
+        fileJob(ctx.configDir, run.jobId, { ...job, retries: job.retries + 1, last_started_at: new Date().toISOString(), state: 'done' }, 'done');
       }
     }
   } catch (e) {

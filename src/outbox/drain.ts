@@ -111,7 +111,8 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
     if (outcome in summary.skipped) summary.skipped[outcome as keyof DrainSummary['skipped']]++;
   };
 
-  const runnable: { job: Job; hook: Hook }[] = [];
+  // `fileId` is the job file's name: the identity for claims and moves, even where a hand-written job_id differs.
+  const runnable: { fileId: string; job: Job; hook: Hook }[] = [];
   for (const jobId of listJobs(configDir, 'pending')) {
     const text = readJobText(configDir, 'pending', jobId);
     if (text === undefined) continue; // finished by someone else meanwhile
@@ -136,18 +137,18 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
       continue;
     }
     if (job.retries >= settings.outbox_max_retries) {
-      await failUnderClaim(configDir, job, 'max_retries', `started ${job.retries} times (outbox_max_retries ${settings.outbox_max_retries})`, opts.dryRun, record);
+      await failUnderClaim(configDir, jobId, job, 'max_retries', `started ${job.retries} times (outbox_max_retries ${settings.outbox_max_retries})`, opts.dryRun, record);
       continue;
     }
     const found = await finder.find(job);
     if ('error' in found) {
       if (found.error === 'untrusted') record(job, 'untrusted');
-      else await failUnderClaim(configDir, job, found.error, found.message, opts.dryRun, record);
+      else await failUnderClaim(configDir, jobId, job, found.error, found.message, opts.dryRun, record);
       continue;
     }
     if (opts.limit !== undefined && runnable.length >= opts.limit) continue;
     if (opts.dryRun) record(job, 'would_run');
-    else runnable.push({ job, hook: found.hook });
+    else runnable.push({ fileId: jobId, job, hook: found.hook });
   }
 
   const temp = new TempFiles(configDir);
@@ -155,7 +156,7 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   const fallbackWorkspace = workspaceOf(opts);
   const next = async (): Promise<void> => {
     for (let item = runnable.shift(); item; item = runnable.shift()) {
-      await runOne(configDir, fallbackWorkspace, item.job, item.hook, temp, summary, record);
+      await runOne(configDir, fallbackWorkspace, item.fileId, item.job, item.hook, temp, summary, record);
       opts.onProgress?.(++finished, finished + runnable.length);
     }
   };
@@ -165,7 +166,7 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   return summary;
 }
 
-async function runOne(configDir: string, fallbackWorkspace: string, job: Job, hook: Hook, temp: TempFiles, summary: DrainSummary, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
+async function runOne(configDir: string, fallbackWorkspace: string, fileId: string, job: Job, hook: Hook, temp: TempFiles, summary: DrainSummary, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
   const sessionId = stringField(job.payload, 'session_id');
   const ctx: HookContext = {
     configDir,
@@ -176,8 +177,8 @@ async function runOne(configDir: string, fallbackWorkspace: string, job: Job, ho
   };
   const once = new OnceGuard(configDir, sessionId);
   // The loop guard: a once-per-session follow-up runs only as the job that stamped it.
-  const refuse = (j: Job): string | undefined => (hook.execution.once_per_session ? once.claim(hook, j.job_id) : undefined);
-  const result = await runDurableJob(configDir, job.job_id, hook, ctx, temp, { refuse });
+  const refuse = (): string | undefined => (hook.execution.once_per_session ? once.claim(hook, fileId) : undefined);
+  const result = await runDurableJob(configDir, fileId, hook, ctx, temp, { refuse });
   if (result.outcome === 'claimed' || result.outcome === 'gone') {
     record(job, 'claimed');
     return;
@@ -189,12 +190,12 @@ async function runOne(configDir: string, fallbackWorkspace: string, job: Job, ho
   }
 }
 
-async function failUnderClaim(configDir: string, job: Job, outcome: 'stale_source' | 'ambiguous_hook' | 'max_retries', message: string, dryRun: boolean | undefined, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
+async function failUnderClaim(configDir: string, fileId: string, job: Job, outcome: 'stale_source' | 'ambiguous_hook' | 'max_retries', message: string, dryRun: boolean | undefined, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
   if (dryRun) return record(job, outcome, message);
-  const claim = await withJobLock(configDir, job.job_id, async () => {
-    const text = readJobText(configDir, 'pending', job.job_id);
+  const claim = await withJobLock(configDir, fileId, async () => {
+    const text = readJobText(configDir, 'pending', fileId);
     if (text === undefined) return false;
-    fileJob(configDir, { ...parseJob(text), state: 'failed', error: outcome === 'max_retries' ? 'max_retries' : outcome }, 'failed');
+    fileJob(configDir, fileId, { ...parseJob(text), state: 'failed', error: outcome === 'max_retries' ? 'max_retries' : outcome }, 'failed');
     return true;
   });
   if (claim.claimed && claim.value) record(job, outcome, message);
@@ -217,7 +218,7 @@ export function requeueFailed(opts: GlobalOptions): { job_id: string; requeued: 
     const text = readJobText(configDir, 'failed', jobId);
     try {
       const job = parseJob(text ?? '');
-      writeJob(configDir, 'failed', { ...job, state: 'pending', retries: 0, error: null, requeued_at: new Date().toISOString() });
+      writeJob(configDir, 'failed', { ...job, state: 'pending', retries: 0, error: null, requeued_at: new Date().toISOString() }, jobId);
       moveJob(configDir, jobId, 'failed', 'pending');
       return { job_id: jobId, requeued: true };
     } catch (e) {

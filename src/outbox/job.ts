@@ -79,6 +79,7 @@ function plainTopLevel(value: JsonObject): Record<string, unknown> {
   return out;
 }
 
-export function writeJob(configDir: string, folder: Folder, job: Job): void {
-  writeAtomic(jobPath(configDir, folder, job.job_id), stringifyJson(job as unknown as Json, 2) + '\n');
+/** Writes a job file; `fileId` is the file's name, which a hand-written job's job_id may not match. */
+export function writeJob(configDir: string, folder: Folder, job: Job, fileId = job.job_id): void {
+  writeAtomic(jobPath(configDir, folder, fileId), stringifyJson(job as unknown as Json, 2) + '\n');
 }

@@ -35,13 +35,13 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     const job = parseJob(text);
     const refusal = opts.refuse?.(job);
     if (refusal) {
-      fileJob(configDir, { ...job, state: 'failed', error: refusal }, 'failed');
+      fileJob(configDir, jobId, { ...job, state: 'failed', error: refusal }, 'failed');
       return { outcome: 'failed', job };
     }
     job.retries += 1;
     job.state = 'running';
     job.last_started_at = new Date().toISOString();
-    writeJob(configDir, 'pending', job);
+    writeJob(configDir, 'pending', job, jobId);
 
     const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
       ...(hook.execution.detach ? {} : { timeoutMs: hook.execution.timeout_seconds * 1000 }),
@@ -52,21 +52,21 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     job.stderr_tail = record.stderrTail || null;
     const killedFromOutside = record.status === 'failed' && record.signal !== null;
     if (opts.cancelled?.() || killedFromOutside) {
-      fileJob(configDir, { ...job, state: 'pending', error: opts.cancelled?.() ? 'cancelled' : (record.error ?? 'killed') }, 'pending');
+      fileJob(configDir, jobId, { ...job, state: 'pending', error: opts.cancelled?.() ? 'cancelled' : (record.error ?? 'killed') }, 'pending');
       return { outcome: 'pending', job, record };
     }
     if (record.status === 'ok') {
-      fileJob(configDir, { ...job, state: 'done', error: null }, 'done');
+      fileJob(configDir, jobId, { ...job, state: 'done', error: null }, 'done');
       return { outcome: 'done', job, record };
     }
-    fileJob(configDir, { ...job, state: 'failed', error: record.error ?? record.status }, 'failed');
+    fileJob(configDir, jobId, { ...job, state: 'failed', error: record.error ?? record.status }, 'failed');
     return { outcome: 'failed', job, record };
   });
   return claim.claimed ? claim.value : { outcome: 'claimed' };
 }
 
-/** Rewrites the job in pending/, then moves it to its folder by rename. */
-export function fileJob(configDir: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
-  writeJob(configDir, 'pending', job);
-  if (folder !== 'pending') moveJob(configDir, job.job_id, 'pending', folder);
+/** Rewrites the job file `fileId` in pending/, then moves it to its folder by rename. */
+export function fileJob(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
+  writeJob(configDir, 'pending', job, fileId);
+  if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
 }

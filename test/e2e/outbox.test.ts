@@ -101,6 +101,18 @@ describe('drain-outbox', () => {
     expect((await drain(s)).considered).toBe(0);
   });
 
+  it('files a job by its file name even when its job_id says otherwise', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo x >> ../ran'));
+    pendingJob(s, 'file-name', { job_id: 'something-else' });
+    expect((await drain(s)).done).toBe(1);
+    expect(readdirSync(outbox(s, 'pending'))).toEqual([]);
+    expect(jobs(s, 'done')).toMatchObject([{ job_id: 'something-else', state: 'done' }]);
+    expect(readdirSync(outbox(s, 'done'))).toEqual(['file-name.json']);
+    expect((await drain(s)).considered).toBe(0);
+    expect(lines(join(s.root, 'ran'))).toHaveLength(1);
+  });
+
   it('skips jobs that are young or not yet due', async () => {
     const s = sandbox();
     s.globalHooks(DELIVER('true').replace('outbox_retry_age_seconds: 0', 'outbox_retry_age_seconds: 60'));
