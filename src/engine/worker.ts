@@ -8,7 +8,7 @@ import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, write
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
-import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invocation.js';
 import { ensureDir, runtimeDir, TempFiles } from '../run/runtime.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
@@ -146,9 +146,7 @@ function launchDetached(ctx: HookContext, run: WorkerRun): void {
     // The payload goes in a file of its own that outlives the worker (the hook may read it late).
     const payloadFile = join(dir, `${run.runId}.payload.json`);
     writeFileSync(payloadFile, run.payload, { mode: 0o600 });
-    const env: NodeJS.ProcessEnv = { ...process.env, ...invocation.env, CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' };
-    delete env.PYTHONHOME;
-    delete env.PYTHONPATH;
+    const env = hookProcessEnv({ CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' }, invocation.env);
     const child = spawn(invocation.argv[0]!, invocation.argv.slice(1), { cwd: invocation.cwd, env, detached: true, stdio: ['ignore', fd, fd], windowsHide: true });
     child.on('error', () => {});
     child.unref();

@@ -44,6 +44,18 @@ export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
   return env;
 }
 
+/**
+ * The whole environment of a hook process (CONTRACT §5): the parent's minus
+ * PYTHONHOME and PYTHONPATH, then the per-run files, then `added` (the contract
+ * variables and run.env, which comes last and overrides).
+ */
+export function hookProcessEnv(files: Record<string, string>, added: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.PYTHONHOME;
+  delete env.PYTHONPATH;
+  return Object.assign(env, files, added);
+}
+
 export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
   const run = hook.run;
   const env = addedEnv(hook, ctx);

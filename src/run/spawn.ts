@@ -10,7 +10,7 @@ import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
 import { JsonSyntaxError, isJsonObject, parseJson } from '../core/json.js';
 import { HeadTail } from './capture.js';
-import { type HookContext, type Invocation, resolveFromHookFile } from './invocation.js';
+import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
@@ -43,16 +43,13 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   });
   if (!invocation.ok) return launchError(invocation.error);
 
-  const files: string[] = [];
+  const tempPaths: string[] = [];
   try {
     const payloadFile = temp.create('payload', payload);
-    files.push(payloadFile);
+    tempPaths.push(payloadFile);
     const resultFile = temp.create('result', '');
-    files.push(resultFile);
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.PYTHONHOME;
-    delete env.PYTHONPATH;
-    Object.assign(env, { CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: resultFile });
+    tempPaths.push(resultFile);
+    const files: Record<string, string> = { CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: resultFile };
     if (hook.run.prompt_file !== undefined) {
       const promptPath = resolveFromHookFile(hook, hook.run.prompt_file);
       let body: string;
@@ -62,10 +59,10 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
         return launchError(`cannot read prompt_file ${promptPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       const promptFile = temp.create('prompt', body);
-      files.push(promptFile);
-      env.CHRYS_HOOK_PROMPT_FILE = promptFile;
+      tempPaths.push(promptFile);
+      files.CHRYS_HOOK_PROMPT_FILE = promptFile;
     }
-    Object.assign(env, invocation.env); // run.env last, overriding
+    const env = hookProcessEnv(files, invocation.env);
     const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, payload, opts.timeoutMs, opts.onSpawn);
     const outcome: RunRecord = {
       status: ended.status,
@@ -83,7 +80,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   } catch (e) {
     return launchError(`cannot prepare the hook's files: ${(e as Error).message}`);
   } finally {
-    for (const f of files) rmSync(f, { force: true });
+    for (const f of tempPaths) rmSync(f, { force: true });
   }
 }
 
