@@ -44,9 +44,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   const once = new OnceGuard(config.configDir, ctx.sessionId);
   const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
   const chain: Chain = { decision, args: tool?.args, argsModified: false };
-  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => {
-    decision.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, status, exit_code: null, duration_ms: null, reason });
-  };
+  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(decision, hook, status, reason);
 
   try {
     for (const hook of plan.blocking) {
@@ -68,7 +66,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(envelope), temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
       const report = applyOutcome(chain, hook, record);
       decision.hooks.push(report);
-      recordRun(config.configDir, hook, { status: report.status, at: new Date().toISOString(), session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
+      recordRun(config.configDir, hook, { status: report.status, session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
       if (chain.argsModified) envelope = withArgs(envelope, chain.args);
     }
     if (chain.argsModified) decision.args = chain.args ?? null;
@@ -90,6 +88,11 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   return decision;
 }
 
+/** A hooks[] line for a hook this process did not run itself (skipped, not run, started, queued). */
+function reportUnrun(decision: Decision, hook: Hook, status: HookStatus, reason?: string): void {
+  decision.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, status, exit_code: null, duration_ms: null, ...(reason ? { reason } : {}) });
+}
+
 interface NonBlockingContext {
   envelope: JsonObject;
   ctx: HookContext;
@@ -101,9 +104,7 @@ interface NonBlockingContext {
 
 /** Queues (delayed durable), or hands to the worker, one matching non-blocking hook. */
 function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
-  const report = (status: HookStatus, reason?: string): void => {
-    c.decision.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, status, exit_code: null, duration_ms: null, ...(reason ? { reason } : {}) });
-  };
+  const report = (status: HookStatus, reason?: string): void => reportUnrun(c.decision, hook, status, reason);
   const now = new Date();
   const delay = hook.execution.delay_seconds;
   const job = hook.execution.delivery === 'durable' ? newJob(hook, c.envelope, now, delay > 0 ? new Date(now.getTime() + delay * 1000) : undefined) : undefined;

@@ -79,7 +79,7 @@ async function runOne(ctx: HookContext, run: WorkerRun, temp: TempFiles): Promis
       status = cancelled() ? 'cancelled' : record.status;
     }
     if (record) writeLog(ctx.configDir, run, record);
-    recordRun(ctx.configDir, hook, { status, at: new Date().toISOString(), session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
+    recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
   } finally {
     if (sessionDir) finishRun(sessionDir, run.runId);
   }
@@ -163,5 +163,5 @@ function launchDetached(ctx: HookContext, run: WorkerRun): void {
     status = 'launch_error';
     writeLog(ctx.configDir, run, { status: 'launch_error', exitCode: null, signal: null, durationMs: 0, error: (e as Error).message, stderrTail: '', stdout: '', stderr: '', result: { kind: 'none' } });
   }
-  recordRun(ctx.configDir, hook, { status, at: new Date().toISOString(), session_id: ctx.sessionId });
+  recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId });
 }

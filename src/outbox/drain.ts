@@ -186,7 +186,7 @@ async function runOne(configDir: string, fallbackWorkspace: string, fileId: stri
   if (result.record) summary.ran++;
   record(job, result.outcome === 'done' ? 'done' : result.outcome === 'pending' ? 'pending' : 'failed', result.record?.error ?? (result.outcome === 'failed' && !result.record ? 'once_per_session' : undefined));
   if (result.record) {
-    recordRun(configDir, hook, { status: result.outcome === 'done' ? 'ok' : result.record.status, at: new Date().toISOString(), session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
+    recordRun(configDir, hook, { status: result.outcome === 'done' ? 'ok' : result.record.status, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
   }
 }
 

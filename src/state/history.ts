@@ -26,12 +26,12 @@ export const historyPath = (configDir: string, hook: Pick<Hook, 'source' | 'file
   return join(historyDir(configDir), `${key}.jsonl`);
 };
 
-/** Appends a run; never throws (history must not fail a firing). */
-export function recordRun(configDir: string, hook: Hook, entry: RunEntry): void {
+/** Appends a run, stamped now; never throws (history must not fail a firing). */
+export function recordRun(configDir: string, hook: Hook, entry: Omit<RunEntry, 'at'>, at = new Date()): void {
   try {
     ensureDir(historyDir(configDir));
     const path = historyPath(configDir, hook);
-    appendFileSync(path, JSON.stringify({ hook_id: hook.id, ...entry }) + '\n', { mode: 0o600 });
+    appendFileSync(path, JSON.stringify({ hook_id: hook.id, ...entry, at: at.toISOString() }) + '\n', { mode: 0o600 });
     if (statSync(path).size > TRIM_AT_BYTES) trim(path);
   } catch {
     // history is best effort

@@ -10,11 +10,12 @@ const hook = { id: 'h', source: 'global', file: '/x/hooks.yaml' } as Hook;
 describe('run history', () => {
   it('keeps the latest runs, cut back to the last 200 once a file grows past ~400', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chrys-history-'));
-    for (let i = 0; i < 1000; i++) recordRun(dir, hook, { status: 'ok', at: `t${i}`, session_id: 's', exit_code: 0, duration_ms: i });
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 1000; i++) recordRun(dir, hook, { status: 'ok', session_id: 's', exit_code: 0, duration_ms: i }, new Date(start + i * 1000));
     const runs = readRuns(dir, hook);
     expect(runs.length).toBeGreaterThanOrEqual(HISTORY_KEEP);
     expect(runs.length).toBeLessThanOrEqual(HISTORY_KEEP * 3);
-    expect(lastRun(dir, hook)).toMatchObject({ at: 't999', duration_ms: 999 });
+    expect(lastRun(dir, hook)).toMatchObject({ at: new Date(start + 999_000).toISOString(), duration_ms: 999 });
     expect(runs.map((r) => r.duration_ms)).toEqual([...runs.map((r) => r.duration_ms)].sort((a, b) => a! - b!));
   });
 
