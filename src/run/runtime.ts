@@ -9,13 +9,9 @@ import type { Warning } from '../core/diagnostics.js';
 
 export const runtimeDir = (configDir: string, name: 'tmp' | 'logs' | 'state' | 'outbox'): string => join(configDir, 'hooks', name);
 
-const ensured = new Set<string>();
-
-/** mkdir -p with 0700 on every directory it creates; once per directory per process. */
+/** mkdir -p with 0700 on every directory it creates. */
 export function ensureDir(dir: string): void {
-  if (ensured.has(dir)) return;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  ensured.add(dir);
 }
 
 /** Where this process puts hook temp files; falls back to the OS temp dir when the config dir is not writable. */
