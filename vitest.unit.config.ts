@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// The unit tests alone: what mutation testing runs against each mutant.
+// They import src/ directly and never need the built binary.
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts'],
+    testTimeout: 30_000,
+    pool: 'forks',
+  },
+});
