@@ -10,7 +10,7 @@ function count(opts: Record<string, unknown>, key: string, what: string): number
   const raw = opts[key];
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (key === 'limit' && !Number.isInteger(n))) throw new ChrysError('usage', `--${what} takes a number >= 0, not "${String(raw)}"`);
+  if (!Number.isFinite(n) || n < 0 || (key === 'limit' && !Number.isInteger(n))) throw new ChrysError('usage', `--${what} takes a number >= 0, not "${String(raw)}"`, `for example --${what} 10`);
   return n;
 }
 

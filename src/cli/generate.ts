@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { EVENT_ALIASES, EVENT_NAMES } from '../core/events.js';
 import { hooksFileSchema } from '../core/schema.js';
+import { ENVIRONMENT, EXAMPLES, EXIT_STATUSES, type Entry, FILES } from './reference.js';
 import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec, flagName, takesValue } from './spec.js';
 
 export function jsonSchema(): string {
@@ -37,7 +38,7 @@ export function bashCompletion(): string {
   for (const c of COMMANDS) for (const o of optionsOf(c.name)) {
     if (!takesValue(o)) continue;
     const values = valuesFor(o);
-    valued.set(flagName(o), values ? `COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return;;` : o.file ? 'COMPREPLY=($(compgen -f -- "$cur")); return;;' : 'return;;');
+    valued.set(flagName(o), values ? `COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return;;` : o.dir ? 'COMPREPLY=($(compgen -d -- "$cur")); return;;' : o.file ? 'COMPREPLY=($(compgen -f -- "$cur")); return;;' : 'return;;');
   }
   for (const [flag, action] of valued) lines.push(`    ${flag}) ${action}`);
   lines.push('  esac', '  case "$cmd" in');
@@ -52,7 +53,7 @@ const zshEscape = (s: string): string => s.replace(/[[\]:']/g, (c) => `\\${c}`);
 export function zshCompletion(): string {
   const spec = (o: OptionSpec): string => {
     const values = valuesFor(o);
-    const action = !takesValue(o) ? '' : values ? `:value:(${values.join(' ')})` : o.file ? ':path:_files' : ':value:';
+    const action = !takesValue(o) ? '' : values ? `:value:(${values.join(' ')})` : o.dir ? ':directory:_files -/' : o.file ? ':path:_files' : ':value:';
     return `'${flagName(o)}[${zshEscape(o.description)}]${action}'`;
   };
   const lines = [
@@ -80,7 +81,7 @@ export function fishCompletion(): string {
   for (const c of COMMANDS) {
     for (const o of optionsOf(c.name)) {
       const values = valuesFor(o);
-      const arg = !takesValue(o) ? '' : values ? ` -x -a '${values.join(' ')}'` : o.file ? ' -r -F' : ' -x';
+      const arg = !takesValue(o) ? '' : values ? ` -x -a '${values.join(' ')}'` : o.dir ? " -x -a '(__fish_complete_directories)'" : o.file ? ' -r -F' : ' -x';
       lines.push(`complete -c chrys-hooks -n "__fish_seen_subcommand_from ${c.name}" -l ${flagName(o).slice(2)}${arg} -d '${o.description.replace(/'/g, "\\'")}'`);
     }
   }
@@ -110,20 +111,18 @@ export function manPage(version: string): string {
     lines.push('.SS', `.B ${roff(`${c.name}${c.args ? ` ${c.args}` : ''}`)}`, roff(c.description), ...c.options.flatMap(opt));
     lines.push('.PP', 'Example:', '.PP', '.RS', '.nf', ...c.examples.map(roff), '.fi', '.RE');
   }
+  const entries = (list: readonly Entry[], style: 'B' | 'I'): string[] => list.flatMap((e) => ['.TP', `.${style} ${roff(e.name)}`, roff(e.about.replace(/`/g, ''))]);
   lines.push(
     '.SH EXIT STATUS',
-    '.TP', '0', 'success (for \\fBfire\\fR: a decision was printed)',
-    '.TP', '1', '\\fBvalidate\\fR found errors (or warnings with \\-\\-strict)',
-    '.TP', '2', '\\fBfire \\-\\-exit\\-code\\fR: the decision is a block',
-    '.TP', '64', 'usage error', '.TP', '65', 'bad input', '.TP', '70', 'internal error',
+    ...EXIT_STATUSES.flatMap((e) => ['.TP', String(e.code), roff(e.meaning.replace(/`/g, ''))]),
     '.SH FILES',
-    '.TP', '.I ~/.chrys/hooks/hooks.yaml', 'global hooks (also hooks.yml, hooks.json)',
-    '.TP', '.I <workspace>/.chrys/hooks/hooks.yaml', 'project hooks, loaded only when trusted',
-    '.TP', '.I ~/.chrys/settings.yaml', 'user settings: project.hooks_enabled',
+    ...entries(FILES, 'I'),
     '.SH ENVIRONMENT',
-    '.TP', '.B CHRYS_HOME', 'the config dir (default ~/.chrys)',
-    '.TP', '.B CHRYS_PROJECT_HOOKS', '1 or 0: load project hooks or not',
-    '.TP', '.B NO_COLOR', 'plain output',
+    ...entries(ENVIRONMENT, 'B'),
+    '.SH EXAMPLES',
+    ...EXAMPLES.flatMap((e) => ['.PP', roff(e.about.replace(/`/g, '')) + ':', '.PP', '.RS', '.nf', roff(e.name), '.fi', '.RE']),
+    '.SH SEE ALSO',
+    'The reference in docs/ of the chrys\\-hooks package: hooks\\-file.md, events.md, envelope\\-and\\-decision.md, hook\\-process.md, outbox.md, cli.md, codes.md.',
     '',
   );
   return lines.join('\n');

@@ -6,6 +6,7 @@ import { ChrysError } from '../core/errors.js';
 import { listHooks } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { invalidFileLines } from './notices.js';
 import { paint, renderSources, renderWarnings, table } from './render.js';
 
 export function eventOption(opts: Record<string, unknown>): EventName | undefined {
@@ -22,7 +23,7 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
     return { stdout: JSON.stringify({ sources: config.sources, warnings: config.warnings, hooks }, null, 2), exitCode: EXIT.ok };
   }
   const k = paint(globals.color);
-  const lines = [k.bold('sources'), ...renderSources(config.sources, k)];
+  const lines = [...invalidFileLines(config.warnings).map((l) => k.red(l)), k.bold('sources'), ...renderSources(config.sources, k)];
   if (config.warnings.length) lines.push('', k.bold('warnings'), ...renderWarnings(config.warnings, k));
   lines.push('');
   if (hooks.length === 0) {

@@ -6,6 +6,7 @@ import { ChrysError, EXIT } from '../core/errors.js';
 import { type CliGlobals, globalsFrom } from './globals.js';
 import { type CommandResult, emit, reportError } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec } from './spec.js';
+import { usageHint } from './usage-hint.js';
 import { VERSION } from '../version.js';
 
 
@@ -17,6 +18,7 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   list: async () => (await import('./list.js')).runList,
   resolve: async () => (await import('./resolve.js')).runResolve,
   'drain-outbox': async () => (await import('./drain.js')).runDrain,
+  events: async () => (await import('./events.js')).runEvents,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {
@@ -67,8 +69,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
-      if (e.code === 'commander.help') return EXIT.usage; // help shown because no command was given
-      return reportError(new ChrysError('usage', e.message.replace(/^error: /, '')), commandName || guessCommand(argv));
+      // `help [command]` asked for help; otherwise it was shown because no command was given.
+      if (e.code === 'commander.help') return argv[0] === 'help' ? EXIT.ok : EXIT.usage;
+      // commander's own "(Did you mean ...?)" line is replaced by the hint.
+      const message = e.message.replace(/^error: /, '').replace(/\n\(Did you mean [^)]*\)$/, '');
+      const command = commandName || guessCommand(argv);
+      return reportError(new ChrysError('usage', message, usageHint(message, command)), command);
     }
     return reportError(e, commandName);
   }

@@ -6,6 +6,8 @@ import { ChrysError } from '../core/errors.js';
 export interface CommandResult {
   /** Text for stdout (a trailing newline is added if missing). */
   stdout?: string;
+  /** Human lines for stderr, written after stdout. */
+  stderr?: string[];
   exitCode: number;
 }
 
@@ -14,6 +16,7 @@ const JSON_ERRORS = new Set(['fire']);
 
 export function emit(result: CommandResult): number {
   if (result.stdout !== undefined) process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n');
+  for (const line of result.stderr ?? []) process.stderr.write(`${line}\n`);
   return result.exitCode;
 }
 

@@ -5,6 +5,7 @@ import { EXIT } from '../core/errors.js';
 import { resolvePlan } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { invalidFileLines } from './notices.js';
 import { paint, renderSources, renderWarnings, table } from './render.js';
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -21,6 +22,7 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
 
   const k = paint(globals.color);
   const lines = [
+    ...invalidFileLines(r.warnings).map((l) => k.red(l)),
     `${k.bold('config dir')}  ${r.config_dir}`,
     `${k.bold('workspace')}   ${r.workspace}`,
     `${k.bold('project hooks')} ${r.project_hooks_enabled ? 'enabled' : 'not enabled (--project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled in settings)'}`,

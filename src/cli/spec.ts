@@ -10,6 +10,8 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** The argument is a file (completions offer paths). */
   file?: boolean;
+  /** The argument is a directory (completions offer directories only). */
+  dir?: boolean;
 }
 
 export interface CommandSpec {
@@ -22,8 +24,8 @@ export interface CommandSpec {
 }
 
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--config-dir <dir>', description: 'config dir (default: $CHRYS_HOME, else ~/.chrys)', file: true },
-  { flags: '--cwd <dir>', description: 'workspace (default: the envelope cwd, else the current directory)', file: true },
+  { flags: '--config-dir <dir>', description: 'config dir (default: $CHRYS_HOME, else ~/.chrys)', dir: true },
+  { flags: '--cwd <dir>', description: 'workspace (default: the envelope cwd, else the current directory)', dir: true },
   { flags: '--project-hooks', description: 'load the project hooks file (trust this workspace)' },
   { flags: '--no-project-hooks', description: 'never load the project hooks file' },
   { flags: '--no-color', description: 'plain output (also NO_COLOR)' },
@@ -81,6 +83,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--prune-done <days>', description: 'delete done jobs older than this many days' },
     ],
     examples: ['chrys-hooks drain-outbox', '*/5 * * * * chrys-hooks drain-outbox >/dev/null'],
+  },
+  {
+    name: 'events',
+    summary: 'list the events: which can block, decision keys, payload fields, aliases',
+    description: 'Prints the event catalogue: each canonical event, whether a blocking hook can block it, the decision keys that apply, the payload fields it carries and the names other agents use for it.',
+    options: [{ flags: '--json', description: 'machine-readable output' }],
+    examples: ['chrys-hooks events', 'chrys-hooks events --json'],
   },
 ];
 

@@ -23,11 +23,11 @@ const ghProp = (s: string): string => ghData(s).replace(/:/g, '%3A').replace(/,/
 
 export async function runValidate(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const format = (opts.format as string | undefined) ?? 'text';
-  const { files, diagnostics } = await lint(args, globals);
+  const { files, diagnostics, given } = await lint(args, globals);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
   const exitCode = errors > 0 || (opts.strict && warnings > 0) ? EXIT.findings : EXIT.ok;
-  const shown = diagnostics.map((d) => ({ ...d, path: displayPath(d.path) }));
+  const shown = diagnostics.map((d) => ({ ...d, path: given.get(d.path) ?? displayPath(d.path) }));
 
   if (format === 'json') {
     const out = shown.map(({ event: _event, ...d }) => d);

@@ -4,13 +4,16 @@
 
 import { type Hook, type Layer, type Settings, mergeSettings, normaliseHooksFile } from '../core/config.js';
 import type { Diagnostic, Warning } from '../core/diagnostics.js';
-import { toWarning } from '../core/diagnostics.js';
+import { HOOK_LEVEL_ERRORS, toWarning } from '../core/diagnostics.js';
 import {
   SETTINGS_FILE_NAMES,
+  configDirProblem,
   findFirst,
   globalHooksDir,
   projectHooksDir,
   samePhysicalFile,
+  shadowedMessage,
+  shadowing,
   trustOverride,
 } from './locations.js';
 import type { JsonPath } from '../core/json.js';
@@ -80,7 +83,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   }
   const file = await parseConfigText(path, text);
   for (const s of file.syntaxErrors) {
-    diagnostics.push({ path, ...s.position, severity: 'error', code: 'syntax_error', message: s.message, hint: path.endsWith('.json') ? 'fix the JSON syntax' : 'YAML indents with spaces, never tabs' });
+    diagnostics.push({ path, ...s.position, severity: 'error', code: 'syntax_error', message: s.message, ...(s.hint ? { hint: s.hint } : path.endsWith('.json') ? { hint: 'fix the JSON syntax' } : {}) });
   }
   let raw: RawHooksFile | null = null;
   let normalised: ReturnType<typeof normaliseHooksFile> | undefined;
@@ -110,7 +113,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
 /** The load result from schema-checked data and its diagnostics (fresh or cached). */
 function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locate: FileLoad['locate'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
   const { hooks, settings } = normalised ?? { hooks: [], settings: {} };
-  const valid = !diagnostics.some((d) => d.severity === 'error');
+  const valid = !diagnostics.some((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
   return valid
     ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locate }
     : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locate };
@@ -159,6 +162,8 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   const diagnostics: Diagnostic[] = [];
   const sources: Source[] = [];
   const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
+  const dirProblem = globalPath ? undefined : configDirProblem(opts);
+  if (dirProblem) warnings.push({ code: 'config_dir_not_found', path: configDir, message: dirProblem });
   let enabled = trustOverride(opts);
   if (enabled === undefined) enabled = projectPath && !sameFile ? await settingsTrust(configDir, warnings, fileOpts.cache) : false;
 
@@ -191,9 +196,12 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
     if (!project.valid) warnings.push(invalidWarning('project_hooks_config_invalid', 'project', project));
   }
 
+  for (const path of [globalPath, projectPath]) {
+    for (const shadowed of (path && shadowing(path)?.shadowed) || []) warnings.push({ code: 'shadowed_file', path: shadowed, message: shadowedMessage(shadowed, path!) });
+  }
   const hooks = [...(project?.hooks ?? []), ...(global?.hooks ?? [])];
   for (const file of [project, global]) {
-    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning').map(toWarning));
+    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning' || HOOK_LEVEL_ERRORS.has(d.code)).map(loadWarning));
   }
   if (project && global) {
     const globalIds = new Map(global.hooks.map((h) => [h.id, h]));
@@ -221,6 +229,9 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   };
 }
 
+/** A hook left out by a hook-level error is, at run time, a skipped hook. */
+const loadWarning = (d: Diagnostic): Warning => (HOOK_LEVEL_ERRORS.has(d.code) ? { ...toWarning(d), code: 'hook_skipped' } : toWarning(d));
+
 function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_invalid', layer: Layer, file: FileLoad): Warning {
   const errors = file.diagnostics.filter((d) => d.severity === 'error');
   const first = errors[0]!;
@@ -230,6 +241,6 @@ function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_inv
     path: file.path,
     line: first.line,
     column: first.column,
-    message: `${layer} hooks file ${file.path} is invalid and was not loaded: ${first.line}:${first.column} [${first.code}] ${first.message}${more}; run \`chrys-hooks validate ${file.path}\``,
+    message: `${layer} hooks file ${file.path} is invalid and was not loaded: ${first.line}:${first.column} [${first.code}] ${first.message}${first.hint ? ` (${first.hint})` : ''}${more}; run \`chrys-hooks validate ${file.path}\``,
   };
 }

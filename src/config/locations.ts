@@ -4,7 +4,7 @@
 
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const HOOKS_FILE_NAMES = ['hooks.yaml', 'hooks.yml', 'hooks.json'] as const;
 export const SETTINGS_FILE_NAMES = ['settings.yaml', 'settings.yml', 'settings.json'] as const;
@@ -64,3 +64,33 @@ export function trustOverride(opts: GlobalOptions, env: NodeJS.ProcessEnv = proc
   if (v && FALSE_WORDS.has(v)) return false;
   return undefined;
 }
+
+/** Why an explicit --config-dir cannot hold a hooks file, if it cannot; a missing ~/.chrys is normal. */
+export function configDirProblem(opts: GlobalOptions): string | undefined {
+  if (!opts.configDir) return undefined;
+  let isDir: boolean;
+  try {
+    isDir = statSync(opts.configDir).isDirectory();
+  } catch {
+    return `--config-dir ${opts.configDir} does not exist, so no global hooks are loaded (create it or fix the path)`;
+  }
+  return isDir ? undefined : `--config-dir ${opts.configDir} is a file, not a directory, so no global hooks are loaded (name the directory that holds hooks/)`;
+}
+
+/**
+ * For a hooks or settings file, which of it and its siblings wins and which
+ * are never read (hooks.yml and hooks.json beside a hooks.yaml); undefined
+ * when it stands alone.
+ */
+export function shadowing(path: string): { winner: string; shadowed: string[] } | undefined {
+  const name = basename(path);
+  const names: readonly string[] | undefined = [HOOKS_FILE_NAMES, SETTINGS_FILE_NAMES].find((list) => (list as readonly string[]).includes(name));
+  if (!names) return undefined;
+  const dir = dirname(path);
+  const present = names.filter((n) => existsSync(join(dir, n)));
+  if (present.length < 2) return undefined;
+  return { winner: join(dir, present[0]!), shadowed: present.slice(1).map((n) => join(dir, n)) };
+}
+
+export const shadowedMessage = (shadowed: string, winner: string): string =>
+  `${shadowed} is never read: ${basename(winner)} beside it takes precedence (move its content into ${basename(winner)} and delete it)`;

@@ -5,6 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { type JsonPath, JsonPositions, JsonSyntaxError, lineCol, parseJson, toPlain } from '../core/json.js';
+import { rootCauses } from './yaml-errors.js';
 
 export interface Position {
   line: number;
@@ -15,7 +16,7 @@ export interface ReadFile {
   data: unknown;
   /** Where the value (or key) at `path` sits; the nearest existing ancestor otherwise. */
   locate(path: JsonPath, at: 'key' | 'value'): Position;
-  syntaxErrors: { message: string; position: Position }[];
+  syntaxErrors: { message: string; position: Position; hint?: string }[];
 }
 
 export class UnreadableFile extends Error {}
@@ -63,7 +64,7 @@ function parseJsonFile(text: string): ReadFile {
 async function parseYamlFile(text: string): Promise<ReadFile> {
   const imported = await import('yaml');
   // yaml is CommonJS under Node: the bundle exposes it as the default export.
-  const { parseDocument, LineCounter, isMap, isSeq, isScalar } = ((imported as unknown as { default?: typeof imported }).default ?? imported) as typeof imported;
+  const { parseDocument, LineCounter, Parser, isMap, isSeq, isScalar } = ((imported as unknown as { default?: typeof imported }).default ?? imported) as typeof imported;
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: true });
   const pos = (offset: number): Position => {
@@ -93,8 +94,11 @@ async function parseYamlFile(text: string): Promise<ReadFile> {
     }
     return pos(best);
   };
-  const syntaxErrors = doc.errors.map((e) => ({ message: e.message.split('\n')[0]!, position: pos(e.pos[0]) }));
+  const tokens = doc.errors.length > 0 ? [...new Parser().parse(text)] : [];
+  const syntaxErrors: ReadFile['syntaxErrors'] = rootCauses(text, doc.errors, tokens).map((e) => ({ message: e.message, position: pos(e.offset), ...(e.hint ? { hint: e.hint } : {}) }));
   let data: unknown = undefined;
+  // A document with syntax errors is not schema-checked: its data is the parser's guess.
+  if (syntaxErrors.length > 0) return { data, locate, syntaxErrors };
   try {
     data = doc.toJS({ maxAliasCount: 10_000 });
   } catch (e) {

@@ -117,7 +117,10 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
     const enabled = h.enabled ?? true;
     const { match, regexErrors } = normaliseMatch(h);
     for (const e of regexErrors) {
-      if (enabled) add('warning', at('match', 'args', e.arg, 'regex'), 'hook_skipped', `hook "${id}" is left out: regex ${JSON.stringify(e.source)} does not compile: ${e.error}`, hookInfo);
+      if (!enabled) continue;
+      const where = at('match', 'args', e.arg, 'regex');
+      if (e.unsupported) add('warning', where, 'hook_skipped', `hook "${id}" is left out: regex \`${e.source}\` has no JavaScript translation: ${e.error}`, hookInfo);
+      else add('error', where, 'invalid_regex', `hook "${id}" is left out: regex \`${e.source}\` is invalid: ${e.error}`, { ...hookInfo, hint: 'fix the pattern, written in Python re syntax' });
     }
     if (event === 'before_tool_call' && (!h.match || Object.keys(h.match).length === 0)) {
       add('warning', at(), 'broad_match', `hook "${id}" runs before every tool call`, { ...hookInfo, hint: 'add a match: clause (tool_name, tool_kind or args)' });
@@ -203,8 +206,15 @@ function normaliseRun(h: RawHook, report: Report): Run | undefined {
   return { type: 'shell', shell: r.shell!, ...common };
 }
 
-function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: { arg: string; source: string; error: string }[] } {
-  const regexErrors: { arg: string; source: string; error: string }[] = [];
+interface RegexError {
+  arg: string;
+  source: string;
+  error: string;
+  unsupported: boolean;
+}
+
+function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: RegexError[] } {
+  const regexErrors: RegexError[] = [];
   if (!h.match) return { match: undefined, regexErrors };
   const { args, ...rest } = h.match;
   const match: Match = { ...rest };
@@ -219,7 +229,7 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: { 
         if (r.ok) {
           compiled.regex = r.regex;
           compiled.regexSource = m.regex;
-        } else regexErrors.push({ arg: name, source: m.regex, error: r.error });
+        } else regexErrors.push({ arg: name, source: m.regex, error: r.error, unsupported: r.unsupported });
       }
       match.args[name] = compiled;
     }

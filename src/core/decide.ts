@@ -197,6 +197,9 @@ const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
   },
 };
 
+/** The keys a result file may hold (the rest are ignored). */
+export const RESULT_KEYS = Object.keys(STRATEGIES) as readonly ResultKey[];
+
 // Within one result, a full `args` replacement comes before the `args_override` merged over it.
 const APPLY_ORDER: readonly ResultKey[] = ['args', 'args_override', 'system_reminder', 'extra_context', 'replace_result', 'context', 'permission', 'reason', 'action'];
 

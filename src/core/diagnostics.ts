@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'invalid_prompt_file',
   'file_not_found',
   'unreadable_file',
+  'invalid_regex',
 ] as const;
 
 export const WARNING_CODES = [
@@ -39,6 +40,11 @@ export const WARNING_CODES = [
   'hook_timeout',
   'runtime_dir_unwritable',
   'outbox_unavailable',
+  'config_dir_not_found',
+  'envelope_shape',
+  'shadowed_file',
+  'settings_unknown_key',
+  'cwd_not_found',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
@@ -77,7 +83,16 @@ export const FIRE_LOAD_WARNINGS: ReadonlySet<DiagnosticCode> = new Set([
   'duplicate_hook_id',
   'durable_ignored',
   'settings_invalid',
+  'config_dir_not_found',
+  'shadowed_file',
 ]);
+
+/**
+ * Errors that leave out one hook, not the whole file: `validate` fails on
+ * them, while `fire`, `list` and `resolve` load the rest of the file and
+ * report the hook as `hook_skipped`.
+ */
+export const HOOK_LEVEL_ERRORS: ReadonlySet<DiagnosticCode> = new Set(['invalid_regex']);
 
 export const toWarning = (d: Diagnostic): Warning => ({
   code: d.code,

@@ -30,7 +30,7 @@ export function parseEnvelope(text: string, flagEvent: string | undefined): { en
   if (typeof name !== 'string') throw new ChrysError('unknown_event', `"event" must be a string, not ${JSON.stringify(name instanceof JsonNumber ? name.raw : name)}`);
   const found = lookupEvent(name);
   if (!found.ok) {
-    throw new ChrysError('unknown_event', `unknown event "${name}"`, found.suggestion ? `did you mean "${found.suggestion}"?` : 'see the event table in the README');
+    throw new ChrysError('unknown_event', `unknown event "${name}"`, found.suggestion ? `did you mean "${found.suggestion}"?` : 'run chrys-hooks events for the list');
   }
   return { envelope: value, event: found.event };
 }

@@ -11,6 +11,14 @@ export type DecisionKey =
   | 'permission'
   | 'context';
 
+export type FieldType = 'string' | 'number' | 'boolean' | 'object';
+
+/** A payload field the agent sends with an event; `tool.args` names a field inside `tool`. */
+export interface PayloadField {
+  name: string;
+  type: FieldType;
+}
+
 interface EventSpec {
   /** Blocking hooks' block decisions apply (a block stops the chain). */
   gated: boolean;
@@ -18,29 +26,41 @@ interface EventSpec {
   hasTool: boolean;
   /** Decision keys honoured for blocking hooks; `context` applies everywhere. */
   keys: readonly DecisionKey[];
+  /** Event-specific payload fields, beyond the COMMON_FIELDS every envelope has. */
+  fields: readonly PayloadField[];
 }
 
-const observer = (hasTool = false): EventSpec => ({ gated: false, hasTool, keys: ['context'] });
+const f = (spec: string): PayloadField[] =>
+  spec.split(' ').filter(Boolean).map((s) => {
+    const [name, type] = s.split(':') as [string, FieldType];
+    return { name, type };
+  });
+const TOOL = f('tool:object tool.name:string tool.kind:string tool.call_id:string tool.args:object');
+const RESULT = f('result:object result.text:string result.duration_ms:number result.error:string result.failed:boolean result.approval_rejected:boolean');
+
+export const COMMON_FIELDS: readonly PayloadField[] = f('schema:number event:string timestamp:string cwd:string session_id:string profile:string session_kind:string context_tokens:number');
+
+const observer = (hasTool = false, fields: readonly PayloadField[] = []): EventSpec => ({ gated: false, hasTool, keys: ['context'], fields });
 
 export const EVENTS = {
   session_start: observer(),
-  session_restored: observer(),
+  session_restored: observer(false, f('restored_session_id:string')),
   session_end: observer(),
-  before_turn: observer(),
-  after_turn: observer(),
-  user_prompt_submit: { gated: true, hasTool: false, keys: ['action:block', 'system_reminder', 'context'] },
+  before_turn: observer(false, f('turn:number user_text:string is_retry:boolean')),
+  after_turn: observer(false, f('turn:number status:string failed:boolean')),
+  user_prompt_submit: { gated: true, hasTool: false, keys: ['action:block', 'system_reminder', 'context'], fields: f('text:string injected:boolean') },
   user_interrupt: observer(),
-  before_tool_call: { gated: true, hasTool: true, keys: ['action:block', 'action:modify', 'context'] },
-  after_tool_call: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'] },
-  tool_error: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'] },
-  approval_requested: observer(true),
-  approval_resolved: observer(true),
-  permission_request: { gated: true, hasTool: true, keys: ['action:block', 'permission', 'context'] },
-  sub_agent_start: observer(),
-  sub_agent_end: observer(),
-  pre_compact: observer(),
-  workflow_run_start: observer(),
-  workflow_run_end: observer(),
+  before_tool_call: { gated: true, hasTool: true, keys: ['action:block', 'action:modify', 'context'], fields: TOOL },
+  after_tool_call: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'], fields: [...TOOL, ...RESULT] },
+  tool_error: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'], fields: [...TOOL, ...RESULT] },
+  approval_requested: observer(true, [...f('request_id:string caller_name:string'), ...TOOL]),
+  approval_resolved: observer(true, [...f('request_id:string caller_name:string approved:boolean'), ...TOOL]),
+  permission_request: { gated: true, hasTool: true, keys: ['action:block', 'permission', 'context'], fields: TOOL },
+  sub_agent_start: observer(false, f('sub_agent:object')),
+  sub_agent_end: observer(false, f('sub_agent:object status:string result_summary:string')),
+  pre_compact: observer(false, f('trigger:string usage_pct:number tokens_before:number')),
+  workflow_run_start: observer(false, f('run_id:string')),
+  workflow_run_end: observer(false, f('run_id:string status:string')),
   conversation_done: observer(),
   mode_switch: observer(),
   model_switch: observer(),
@@ -89,6 +109,26 @@ export const EVENT_ALIASES: Readonly<Record<string, EventName>> = {
 };
 
 export const eventSpec = (event: EventName): EventSpec => EVENTS[event];
+
+export type Agent = 'claude' | 'codex' | 'gemini' | 'cursor';
+
+/** Which agents send an alias as their own event name; the rest are other hook systems' spellings. */
+export const ALIAS_AGENTS: Readonly<Record<string, readonly Agent[]>> = {
+  UserPromptSubmit: ['claude', 'codex'],
+  PreToolUse: ['claude', 'codex'],
+  PostToolUse: ['claude', 'codex'],
+  PermissionRequest: ['claude', 'codex'],
+  SessionStart: ['claude', 'codex', 'gemini'],
+  SessionEnd: ['claude', 'gemini'],
+  PreCompact: ['claude', 'codex'],
+  Stop: ['claude', 'codex'],
+  SubagentStart: ['claude', 'codex'],
+  SubagentStop: ['claude', 'codex'],
+  BeforeTool: ['gemini'],
+  AfterTool: ['gemini'],
+  preToolUse: ['cursor'],
+  postToolUse: ['cursor'],
+};
 
 export type EventLookup =
   | { ok: true; event: EventName; alias: boolean }

@@ -2,7 +2,8 @@
 // This translates the Python spellings into an equivalent JavaScript RegExp
 // with the `u` flag, or says why it cannot.
 
-export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string };
+/** `unsupported`: valid Python with no JavaScript equivalent; otherwise the pattern is invalid in Python too. */
+export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string; unsupported: boolean };
 
 const WORD = '\\p{L}\\p{N}_';
 const WORD_ASCII = 'A-Za-z0-9_';
@@ -17,11 +18,16 @@ export function compilePythonRegex(source: string): RegexResult {
     const { pattern, flags } = translate(source);
     return { ok: true, regex: new RegExp(pattern, flags) };
   } catch (e) {
-    return { ok: false, error: (e as Error).message };
+    if (e instanceof Untranslatable) return { ok: false, error: e.message, unsupported: true };
+    // The engine's message quotes the translated pattern; keep only its reason.
+    const reason = (e as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
+    return { ok: false, error: reason, unsupported: false };
   }
 }
 
 class Untranslatable extends Error {}
+/** A pattern Python's `re` rejects as well. */
+class InvalidPattern extends Error {}
 
 function translate(src: string): { pattern: string; flags: string } {
   const flags = new Set<string>();
@@ -74,7 +80,7 @@ function translate(src: string): { pattern: string; flags: string } {
       }
       if (src.startsWith('(?#', i)) {
         const close = src.indexOf(')', i);
-        if (close < 0) throw new Untranslatable('unterminated comment');
+        if (close < 0) throw new InvalidPattern('unterminated comment');
         i = close + 1;
         continue;
       }
@@ -130,7 +136,7 @@ function translate(src: string): { pattern: string; flags: string } {
 
   function escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
     const e = s[at + 1];
-    if (e === undefined) throw new Untranslatable('pattern ends with a lone backslash');
+    if (e === undefined) throw new InvalidPattern('pattern ends with a lone backslash');
     const two = (text: string): { text: string; length: number } => ({ text, length: 2 });
     switch (e) {
       case 'w':
@@ -148,7 +154,7 @@ function translate(src: string): { pattern: string; flags: string } {
       case 'b':
         return two(inClass ? '\\x08' : boundary);
       case 'B':
-        if (inClass) throw new Untranslatable('\\B is not allowed in a character class');
+        if (inClass) throw new InvalidPattern('\\B is not allowed in a character class');
         return two(nonBoundary);
       case 'A':
         return two(START);
@@ -160,17 +166,17 @@ function translate(src: string): { pattern: string; flags: string } {
         return two('\\' + e);
       case 'x': {
         const h = /^[0-9a-fA-F]{2}/.exec(s.slice(at + 2));
-        if (!h) throw new Untranslatable('bad \\x escape');
+        if (!h) throw new InvalidPattern('bad \\x escape');
         return { text: '\\x' + h[0], length: 4 };
       }
       case 'u': {
         const h = /^[0-9a-fA-F]{4}/.exec(s.slice(at + 2));
-        if (!h) throw new Untranslatable('bad \\u escape');
+        if (!h) throw new InvalidPattern('bad \\u escape');
         return { text: '\\u' + h[0], length: 6 };
       }
       case 'U': {
         const h = /^[0-9a-fA-F]{8}/.exec(s.slice(at + 2));
-        if (!h) throw new Untranslatable('bad \\U escape');
+        if (!h) throw new InvalidPattern('bad \\U escape');
         return { text: `\\u{${parseInt(h[0], 16).toString(16)}}`, length: 10 };
       }
       case 'N':
@@ -186,7 +192,7 @@ function translate(src: string): { pattern: string; flags: string } {
       const d = /^\d{1,2}/.exec(s.slice(at + 1))!;
       return { text: '\\' + d[0], length: 1 + d[0].length };
     }
-    if (/[A-Za-z]/.test(e)) throw new Untranslatable(`bad escape \\${e}`);
+    if (/[A-Za-z]/.test(e)) throw new InvalidPattern(`bad escape \\${e}`);
     // Python lets any other character be escaped; JS `u` mode only syntax characters.
     if (JS_SYNTAX.has(e) || (inClass && e === '-')) return two('\\' + e);
     return { text: `\\u{${e.codePointAt(0)!.toString(16)}}`, length: 1 + e.length };
@@ -203,7 +209,7 @@ function translate(src: string): { pattern: string; flags: string } {
     let hasNonWord = false;
     let first = true;
     for (;;) {
-      if (k >= s.length) throw new Untranslatable('unterminated character class');
+      if (k >= s.length) throw new InvalidPattern('unterminated character class');
       const ch = s[k]!;
       if (ch === ']' && !first) break;
       first = false;

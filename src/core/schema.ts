@@ -197,13 +197,13 @@ function mapIssue(issue: z.core.$ZodIssue, root: unknown): SchemaFinding[] {
   if (path.length === 1 && last === 'version') {
     return [{ path, at: 'value', code: 'unsupported_version', message: `version ${JSON.stringify(input)} is not supported`, hint: 'use version: 1 or leave it out' }];
   }
-  if (path.length === 3 && last === 'event' && issue.code === 'invalid_value') {
+  if (path.length === 3 && last === 'event' && issue.code === 'invalid_value' && input !== undefined) {
     const name = String(input);
     const found = lookupEvent(name);
     const suggestion = found.ok ? undefined : found.suggestion;
     return [{ path, at: 'value', code: 'unknown_event', message: `unknown event "${name}"`, ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}) }];
   }
-  if (issue.code === 'invalid_type' && input === undefined) {
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && input === undefined) {
     return [{ path, at: 'key', code: 'missing_field', message: `${field} is required` }];
   }
   if (path.length === 6 && path[3] === 'args' && issue.code === 'invalid_type') {

@@ -1,11 +1,14 @@
 // Orchestrates one `fire`: envelope in, decision out. Returns data, never prints.
-// With no hooks files it answers after two directory look-ups, without
+// With no hooks files it answers after two directory look-ups (and a stat of
+// an explicit --config-dir, so a mistyped one is reported), without
 // importing the YAML parser, zod, the runner or node:crypto.
 
 import { type Decision, emptyDecision } from '../core/decide.js';
 import { completeEnvelope, parseEnvelope } from '../core/envelope.js';
 import { discover } from '../config/discover.js';
-import { type GlobalOptions, workspaceOf } from '../config/locations.js';
+import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf } from '../config/locations.js';
+import type { Warning } from '../core/diagnostics.js';
+import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 
 export interface FireOptions extends GlobalOptions {
   event?: string;
@@ -16,9 +19,21 @@ export async function fire(input: string, opts: FireOptions): Promise<Decision> 
   const envelopeCwd = typeof parsed.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
   const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
+  const shape = envelopeShapeWarnings(envelope, parsed.event);
   const found = discover({ ...opts, workspace });
-  if (!found.globalPath && !found.projectPath) return emptyDecision(parsed.event);
+  if (!found.globalPath && !found.projectPath) return withWarnings(emptyDecision(parsed.event), shape, configDirWarning(opts));
   // Only now load the config reader, the runner and node:crypto / child_process.
   const { fireWithConfig } = await import('./fire-chain.js');
-  return fireWithConfig(envelope, parsed.event, { ...opts, workspace });
+  return withWarnings(await fireWithConfig(envelope, parsed.event, { ...opts, workspace }), shape);
+}
+
+function configDirWarning(opts: FireOptions): Warning[] {
+  const problem = configDirProblem(opts);
+  return problem ? [{ code: 'config_dir_not_found', path: configDirOf(opts), message: problem }] : [];
+}
+
+/** The envelope's own warnings come first: they concern what every hook saw. */
+function withWarnings(decision: Decision, ...first: Warning[][]): Decision {
+  decision.warnings.unshift(...first.flat());
+  return decision;
 }

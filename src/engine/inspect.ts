@@ -4,6 +4,7 @@
 import type { Hook, Layer, Mode, Settings } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
 import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.js';
+import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
 import { describeMatch, matchHook } from '../core/match.js';
 import { planEvent } from '../core/plan.js';
@@ -52,6 +53,7 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
   };
   if (!parsed) return { ...base, plan: null };
   const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
+  base.warnings = [...envelopeShapeWarnings(envelope, parsed.event), ...config.warnings];
   const ctx: HookContext = { configDir: config.configDir, workspace, sessionId: stringField(envelope, 'session_id'), profile: stringField(envelope, 'profile') };
   const once = new OnceGuard(config.configDir, ctx.sessionId);
   const plan = planEvent(config.hooks, parsed.event);

@@ -2,46 +2,82 @@
 // including the checks that need the filesystem. Linting runs nothing, so
 // an untrusted project file is linted too.
 
-import { existsSync, realpathSync } from 'node:fs';
-import { basename, resolve, sep } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Layer } from '../core/config.js';
 import { discover } from '../config/discover.js';
 import { type FileLoad, loadHooksFile } from '../config/load.js';
-import { type GlobalOptions, projectHooksDir, samePhysicalFile, workspaceOf } from '../config/locations.js';
+import {
+  type GlobalOptions,
+  SETTINGS_FILE_NAMES,
+  configDirOf,
+  configDirProblem,
+  findFirst,
+  projectHooksDir,
+  samePhysicalFile,
+  shadowedMessage,
+  shadowing,
+  workspaceOf,
+} from '../config/locations.js';
+import { lintSettingsFile } from '../config/settings-lint.js';
 import { interpreterFor } from '../run/interpreter.js';
 import { resolveFromHookFile } from '../run/invocation.js';
 
 export interface LintResult {
   files: string[];
   diagnostics: Diagnostic[];
+  /** Each file named on the command line, by its resolved path, as the user wrote it. */
+  given: Map<string, string>;
 }
 
 export async function lint(files: readonly string[], opts: GlobalOptions): Promise<LintResult> {
   const workspace = workspaceOf(opts);
-  const targets: { path: string; layer: Layer }[] = [];
+  const targets: { path: string; layer: Layer | 'settings' }[] = [];
   const diagnostics: Diagnostic[] = [];
+  const given = new Map<string, string>();
   if (files.length > 0) {
     for (const f of files) {
       const path = resolve(f);
+      given.set(path, f);
       if (!existsSync(path)) {
         diagnostics.push({ path, line: 1, column: 1, severity: 'error', code: 'file_not_found', message: `no such file: ${f}`, hint: 'check the path' });
         continue;
       }
-      targets.push({ path, layer: isUnder(path, projectHooksDir(workspace)) ? 'project' : 'global' });
+      const layer = (SETTINGS_FILE_NAMES as readonly string[]).includes(basename(path)) ? 'settings' : isUnder(path, projectHooksDir(workspace)) ? 'project' : 'global';
+      targets.push({ path, layer });
     }
   } else {
     const found = discover({ ...opts, workspace });
+    const problem = found.globalPath ? undefined : configDirProblem(opts);
+    if (problem) diagnostics.push({ path: found.configDir, line: 1, column: 1, severity: 'warning', code: 'config_dir_not_found', message: problem });
     if (found.globalPath) targets.push({ path: found.globalPath, layer: 'global' });
     if (found.projectPath && !(found.globalPath && samePhysicalFile(found.globalPath, found.projectPath))) {
       targets.push({ path: found.projectPath, layer: 'project' });
     }
+    const settings = findFirst(found.configDir, SETTINGS_FILE_NAMES);
+    if (settings) targets.push({ path: settings, layer: 'settings' });
   }
   for (const t of targets) {
+    diagnostics.push(...shadowDiagnostics(t.path, diagnostics));
+    if (t.layer === 'settings') {
+      diagnostics.push(...(await lintSettingsFile(t.path)));
+      continue;
+    }
     const loaded = await loadHooksFile(t.path, t.layer);
-    diagnostics.push(...[...loaded.diagnostics, ...filesystemDiagnostics(loaded)].sort((a, b) => a.line - b.line || a.column - b.column));
+    const context = { workspace, configDir: configDirOf(opts), layer: t.layer };
+    diagnostics.push(...[...loaded.diagnostics, ...filesystemDiagnostics(loaded, context)].sort((a, b) => a.line - b.line || a.column - b.column));
   }
-  return { files: targets.map((t) => t.path), diagnostics };
+  return { files: targets.map((t) => t.path), diagnostics, given };
+}
+
+/** A `shadowed_file` warning on each file that loses to a sibling, once per file. */
+function shadowDiagnostics(path: string, reported: readonly Diagnostic[]): Diagnostic[] {
+  const s = shadowing(path);
+  if (!s) return [];
+  return s.shadowed
+    .filter((p) => !reported.some((d) => d.code === 'shadowed_file' && d.path === p))
+    .map((p) => ({ path: p, line: 1, column: 1, severity: 'warning' as const, code: 'shadowed_file' as const, message: shadowedMessage(p, s.winner) }));
 }
 
 function isUnder(path: string, dir: string): boolean {
@@ -53,7 +89,7 @@ function isUnder(path: string, dir: string): boolean {
 }
 
 /** Named files exist, interpreters are on PATH: warnings, since the machine that fires may differ. */
-function filesystemDiagnostics(file: FileLoad): Diagnostic[] {
+function filesystemDiagnostics(file: FileLoad, context: CwdContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const hook of file.lintHooks) {
     const warn = (key: string, code: Diagnostic['code'], message: string): void => {
@@ -69,6 +105,35 @@ function filesystemDiagnostics(file: FileLoad): Diagnostic[] {
       const prompt = resolveFromHookFile(hook, hook.run.prompt_file);
       if (!existsSync(prompt)) warn('prompt_file', 'script_not_found', `hook "${hook.id}": prompt_file ${prompt} does not exist`);
     }
+    const cwd = knownCwd(hook.run.cwd, context);
+    if (cwd !== undefined && !isDirectory(cwd)) warn('cwd', 'cwd_not_found', `hook "${hook.id}": run.cwd ${cwd} is not a directory, so the hook fails to launch`);
   }
   return out;
+}
+
+interface CwdContext {
+  workspace: string;
+  configDir: string;
+  layer: Layer;
+}
+
+/**
+ * run.cwd as it will be at run time, when that is known now: a project
+ * file's workspace is fixed, a global file's is whichever the agent fires
+ * in, and session templates vary per firing.
+ */
+function knownCwd(cwd: string, c: CwdContext): string | undefined {
+  if (cwd === '' || cwd.includes('${session_id}') || cwd.includes('${profile}')) return undefined;
+  if (c.layer === 'global' && cwd.includes('${workspace_cwd}')) return undefined;
+  const expanded = cwd.replaceAll('${workspace_cwd}', c.workspace).replaceAll('${chrys_home}', c.configDir);
+  if (c.layer === 'global' && !isAbsolute(expanded)) return undefined;
+  return resolve(c.workspace, expanded);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,5 @@
 // The bundled examples do what the README says, on a copy of examples/.
+import { execa } from 'execa';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +46,29 @@ describe('examples/', () => {
     const followUps = readFileSync(join(config, 'hooks', 'logs', 'follow-ups.jsonl'), 'utf8').trim().split('\n');
     expect(followUps).toHaveLength(1);
     expect(JSON.parse(followUps[0]!)).toMatchObject({ session_id: 'demo-session', prompt: expect.stringContaining('The task is finished') });
+  });
+});
+
+describe('npm run demo', () => {
+  it('prints commands that, pasted into a shell, give the decisions it printed', async () => {
+    const s = sandbox();
+    const copy = join(s.root, 'checkout');
+    const runtime = /[\\/]hooks[\\/](tmp|state|logs|outbox)$/;
+    for (const dir of ['bin', 'dist', 'scripts', 'examples']) cpSync(resolve(dir), join(copy, dir), { recursive: true, filter: (src) => !runtime.test(src) });
+    cpSync(resolve('package.json'), join(copy, 'package.json'));
+    const env = { PATH: process.env.PATH ?? '', HOME: s.home };
+    const demo = await execa(process.execPath, ['scripts/demo.mjs'], { cwd: copy, env, extendEnv: false });
+    const sections = demo.stdout.split('\n### ').slice(1);
+    expect(sections).toHaveLength(4);
+    for (const section of sections) {
+      const [, command, ...output] = section.split('\n');
+      expect(command).toMatch(/^\$ bin\/chrys-hooks fire .* < examples\/envelopes\/[\w-]+\.json$/);
+      const printed = JSON.parse(output.join('\n').split('\nIn 15 s')[0]!);
+      const pasted = await execa('bash', ['-c', command!.slice(2)], { cwd: copy, env, extendEnv: false });
+      const decision = JSON.parse(pasted.stdout);
+      for (const key of ['event', 'blocked', 'reason', 'args', 'system_reminders']) expect(decision[key], `${command} ${key}`).toEqual(printed[key]);
+    }
+    expect(sections[0]).toContain('"blocked": true');
+    expect(demo.stdout).toContain('$ bin/chrys-hooks drain-outbox --config-dir examples/global');
   });
 });

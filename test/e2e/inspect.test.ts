@@ -233,7 +233,7 @@ ${hookYaml({ id: 'bad-re', run: 'type: command\nargv: ["true"]', match: "args:\n
     expect(byId['wrong-tool']).toMatchObject({ verdict: 'no_match', reason: 'tool_name is `write_file`, hook wants `edit_file`', argv: null });
     expect(byId['cron-only']).toMatchObject({ phase: 'non_blocking', verdict: 'skipped', reason: expect.stringContaining('interactive') });
     expect(byId.off).toMatchObject({ verdict: 'disabled' });
-    expect(byId['bad-re']).toMatchObject({ verdict: 'skipped', reason: expect.stringContaining('does not compile') });
+    expect(byId['bad-re']).toMatchObject({ verdict: 'skipped', reason: expect.stringContaining('regex `(?<` is invalid') });
     expect(plan.hooks.map((h: any) => h.phase)).toEqual(['blocking', 'blocking', 'blocking', 'blocking', 'non_blocking']);
     expect(r.stdout).not.toContain('"ran"');
   });

@@ -22,6 +22,22 @@ describe('generated files', () => {
     expect(hook.properties.execution.properties.mode.enum).toEqual(['blocking', 'async', 'fire_and_forget']);
   });
 
+  it('completions offer only directories for --config-dir and --cwd', () => {
+    const files = generatedFiles(version);
+    for (const flag of ['config-dir', 'cwd']) {
+      expect(files['completions/chrys-hooks.bash']).toContain(`--${flag}) COMPREPLY=($(compgen -d -- "$cur")); return;;`);
+      expect(files['completions/_chrys-hooks']).toMatch(new RegExp(`'--${flag}\\[[^']*\\]:directory:_files -/'`));
+      expect(files['completions/chrys-hooks.fish']).toContain(`-l ${flag} -x -a '(__fish_complete_directories)'`);
+    }
+  });
+
+  it('the man page has FILES, ENVIRONMENT, EXIT STATUS and EXAMPLES', () => {
+    const man = generatedFiles(version)['man/chrys-hooks.1']!;
+    for (const section of ['FILES', 'ENVIRONMENT', 'EXIT STATUS', 'EXAMPLES']) expect(man).toContain(`.SH ${section}\n`);
+    expect(man).toContain('.B CHRYS_HOME');
+    expect(man).toContain('.TP\n64\n');
+  });
+
   it('every command and option appears in each completion and in the man page', () => {
     const files = generatedFiles(version);
     for (const c of COMMANDS) {

@@ -81,12 +81,27 @@ describe('loading a hooks file', () => {
     expect(r.hooks).toHaveLength(1);
   });
 
-  it('leaves out a hook whose regex does not compile, keeping the rest', async () => {
-    const bad = ok.replace('{ tool_name: edit_file }', "{ args: { path: { regex: '(?<' } } }");
+  it('leaves out a hook whose regex is invalid, keeping the rest, and quotes the pattern as written', async () => {
+    const bad = ok.replace('{ tool_name: edit_file }', "{ args: { path: { regex: '(^|/)(\\.env' } } }");
+    const r = await load(bad + ok.replace('hooks:\n', '').replace('id: a', 'id: b'));
+    expect(r.valid).toBe(true);
+    expect(r.diagnostics).toMatchObject([{ code: 'invalid_regex', severity: 'error', line: 4, hook: 'a' }]);
+    expect(r.diagnostics[0]!.message).toBe('hook "a" is left out: regex `(^|/)(\\.env` is invalid: Unterminated group');
+    expect(r.hooks.map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('leaves out a hook whose regex uses a Python-only feature, as a warning', async () => {
+    const bad = ok.replace('{ tool_name: edit_file }', "{ args: { path: { regex: '(?>a)' } } }");
     const r = await load(bad + ok.replace('hooks:\n', '').replace('id: a', 'id: b'));
     expect(r.valid).toBe(true);
     expect(r.diagnostics).toMatchObject([{ code: 'hook_skipped', severity: 'warning', line: 4, hook: 'a' }]);
     expect(r.hooks.map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('reports a hook without event as missing_field at the hook, never as unknown event "undefined"', async () => {
+    const r = await load('hooks:\n  - id: a\n    run: { type: shell, shell: x }\n');
+    expect(codes(r)).toEqual(['2:5 error missing_field']);
+    expect(r.diagnostics[0]!.message).toBe('hooks[0].event is required');
   });
 
   it('reports YAML syntax errors with a position (tabs)', async () => {

@@ -1,0 +1,107 @@
+// The reference facts the man page and docs/ share: exit statuses, files,
+// environment variables, examples and what each diagnostic code means.
+// `npm run generate` writes them into man/ and the marked regions of docs/
+// and the README; test/unit/docs-drift.test.ts checks them against the code.
+
+import type { DiagnosticCode } from '../core/diagnostics.js';
+import { EXIT, type ErrorCode } from '../core/errors.js';
+
+export interface ExitStatus {
+  code: number;
+  meaning: string;
+  stdout: string;
+}
+
+export const EXIT_STATUSES: readonly ExitStatus[] = [
+  { code: EXIT.ok, meaning: 'success; for `fire`, a decision was printed (blocked or not)', stdout: 'the decision, or the command output' },
+  { code: EXIT.findings, meaning: '`validate` found an error (or, with `--strict`, a warning)', stdout: 'the diagnostics' },
+  { code: EXIT.blocked, meaning: '`fire --exit-code` only: the decision is a block', stdout: 'the decision' },
+  { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
+  { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
+  { code: EXIT.internal, meaning: 'internal error (a bug: please report it)', stdout: '`fire`: `{"error": {"code": "internal", "message", "hint"}}`' },
+];
+
+/** The `code` of the `{"error": ...}` object, with its exit status. */
+export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
+  usage: 'an unknown command or option, or a bad option value (64)',
+  invalid_json: 'the envelope is not valid JSON (65)',
+  not_an_object: 'the envelope is JSON but not an object (65)',
+  missing_event: 'no `event` in the envelope and no `--event` (65)',
+  unknown_event: 'an event name that is neither canonical nor an alias, or not a string (65)',
+  input_too_large: 'the envelope is over 64 MiB (65)',
+  input_unreadable: 'stdin or the `--input` file cannot be read (65)',
+  internal: 'a bug in chrys-hooks (70)',
+};
+
+export interface Entry {
+  name: string;
+  about: string;
+}
+
+export const FILES: readonly Entry[] = [
+  { name: '<config_dir>/hooks/hooks.yaml', about: 'global hooks (else hooks.yml, else hooks.json); <config_dir> is --config-dir, else $CHRYS_HOME, else ~/.chrys' },
+  { name: '<workspace>/.chrys/hooks/hooks.yaml', about: 'project hooks (else hooks.yml, else hooks.json), loaded only when project hooks are enabled' },
+  { name: '<config_dir>/settings.yaml', about: 'user settings (else settings.yml, else settings.json): project.hooks_enabled' },
+  { name: '<config_dir>/hooks/tmp/', about: 'per-run payload and result files (0600), deleted after each run' },
+  { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs, kept seven days' },
+  { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/)' },
+  { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/' },
+];
+
+export const ENVIRONMENT: readonly Entry[] = [
+  { name: 'CHRYS_HOME', about: 'the config dir when --config-dir is not given (default ~/.chrys)' },
+  { name: 'CHRYS_PROJECT_HOOKS', about: '1/true/yes/on or 0/false/no/off: load the project hooks file or not (--project-hooks and --no-project-hooks win)' },
+  { name: 'NO_COLOR', about: 'plain output, as --no-color' },
+  { name: 'CHRYS_HOOKS_DEBUG', about: 'set: an internal error (exit 70) also prints its stack trace on stderr' },
+];
+
+export const EXAMPLES: readonly Entry[] = [
+  { name: `echo '{"event":"before_tool_call","tool":{"name":"write_file","args":{"path":".env"}}}' | chrys-hooks fire`, about: 'fire one event and print the decision' },
+  { name: 'chrys-hooks validate --format github', about: 'lint the discovered hooks files in CI, as annotations' },
+  { name: 'chrys-hooks list --event before_tool_call', about: 'the hooks that run before a tool call, in order' },
+  { name: `echo '{"event":"PreToolUse","tool":{"name":"Bash","args":{}}}' | chrys-hooks resolve`, about: 'what would run for an envelope, without running it' },
+  { name: 'chrys-hooks events', about: 'every event with its aliases, decision keys and payload fields' },
+  { name: '* * * * * chrys-hooks drain-outbox', about: 'a crontab line that delivers durable jobs' },
+];
+
+/** What each diagnostic code means; a code added without a line here must be documented in some docs/ page. */
+export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
+  syntax_error: 'YAML or JSON syntax; the root cause only (a tab in the indentation, an unclosed quote where it opens)',
+  unknown_key: 'a key the hooks file does not have, with a "did you mean"',
+  invalid_type: 'a value of the wrong type (`enabled: "yes"`), in a hooks or settings file',
+  invalid_value: 'out of range, not among the allowed values, or badly formed (`timeout_seconds: 0`, `mode: sync`, `argv: []`)',
+  missing_field: 'a required key is missing (`id`, `event`, `run`, or the field `run.type` needs); positioned at the hook',
+  unknown_event: 'an event that is neither canonical nor an alias, with a "did you mean"',
+  unsupported_version: '`version` other than 1',
+  duplicate_id: 'the same `id` twice in one file',
+  invalid_combination: '`detach` without `fire_and_forget`; `delay_seconds` without durable delivery or with `blocking`',
+  run_type_mismatch: 'a `run` field that does not fit `run.type`',
+  non_string_matcher: 'an argument matcher value that is not a string (`equals: 10`)',
+  invalid_prompt_file: '`prompt_file` not ending in `.md` or containing `..`',
+  file_not_found: 'a file named on the `validate` command line does not exist',
+  unreadable_file: 'a directory, binary data or no permission where a hooks file should be; that file is off',
+  invalid_regex: 'a regex that is invalid in Python too; quoted as written. `validate` fails; at run time that hook is left out (`hook_skipped`) and the rest of the file loads',
+  durable_ignored: '`blocking` with `delivery: durable`: durable is ignored',
+  broad_match: '`before_tool_call` with no `match`: runs before every tool call',
+  tool_filter_never_matches: 'a tool filter on an event that carries no tool',
+  hook_skipped: 'a hook left out: its regex uses a Python feature with no JavaScript translation (atomic groups, possessive quantifiers, `\\N{...}`, scoped inline flags, `(?L)`), or, at run time, an invalid regex',
+  script_not_found: 'a `run.path` script or a `prompt_file` that does not exist',
+  interpreter_not_found: 'no interpreter on PATH for the script\'s extension',
+  event_alias: 'an event alias, with its canonical name',
+  project_hooks_dormant: 'a project hooks file exists but project hooks are not enabled; it is not read',
+  hooks_config_invalid: 'the global hooks file has an error and is off (`fire` also says so on stderr)',
+  project_hooks_config_invalid: 'the project hooks file has an error and is off (`fire` also says so on stderr)',
+  duplicate_hook_id: 'the same id in the project and the global file; both run, project first',
+  settings_invalid: 'the user settings file cannot be read or `project.hooks_enabled` is not a boolean; project hooks stay off',
+  result_invalid: 'a result file that is not a JSON object, over 1 MiB, or with a key of the wrong type (that key is skipped)',
+  decision_ignored: 'a result key that does not apply to the event or mode',
+  hook_failed: 'a hook exited non-zero, was killed by a signal or could not be launched (`on_error: warn`)',
+  hook_timeout: 'a hook ran past its `timeout_seconds` (`on_error: warn`)',
+  runtime_dir_unwritable: 'the config dir cannot be written; temp files went to the OS temp dir',
+  outbox_unavailable: 'a durable job could not be written; the hook ran once, best effort (a delayed one was not queued)',
+  config_dir_not_found: '`--config-dir` names a missing directory or a file; no global hooks are loaded',
+  envelope_shape: 'an envelope field of the wrong type for the event (`tool` not an object, `tool.args` a string, `text` a number); the hooks still get it as sent',
+  shadowed_file: 'a hooks.yml or hooks.json (or settings.yml / .json) beside a file that takes precedence; it is never read',
+  settings_unknown_key: 'a key in the user settings file that looks like a misspelt `project` or `hooks_enabled`',
+  cwd_not_found: '`run.cwd` names a directory that does not exist (checked where it is known before run time)',
+};
