@@ -1,0 +1,141 @@
+// How a foreign hook script's exit code and stdout are read, by the rules of
+// its agent, into a Chrys result (CONTRACT §5 keys) that goes through the same
+// merge table as a Chrys hook's result file.
+//
+// Claude Code: exit 0 reads stdout as JSON when it starts with `{` and
+// parses, else as plain text (context on UserPromptSubmit and SessionStart
+// only); exit 2 blocks with stderr as the reason where Claude blocks; any
+// other exit is a failure unless stdout is a JSON object, which then decides.
+// Codex: the same, except exit 2 needs non-empty stderr and any other
+// non-zero exit is a failure. Gemini CLI: non-JSON stdout is a systemMessage.
+
+import type { Outcome } from '../decide.js';
+import { type Json, type JsonObject, isJsonObject, parseJson, stringifyJson } from '../json.js';
+import type { AgentProtocol } from './names.js';
+
+export interface AgentRun extends Outcome {
+  stdout: string;
+  stderr: string;
+}
+
+const PLAIN_TEXT_CONTEXT: Record<AgentProtocol, readonly string[]> = {
+  claude: ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart'],
+  codex: ['UserPromptSubmit', 'SessionStart', 'SubagentStart'],
+  gemini: [],
+};
+const EXIT2_BLOCKS = ['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PostToolUse', 'PostToolUseFailure', 'BeforeTool', 'BeforeAgent', 'AfterAgent', 'AfterTool'];
+
+/** The record re-read by the agent's rules: status ok with a result, or a failure. */
+export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, agentEvent: string, run: T): T {
+  if (run.status === 'ok') return withResult(run, fromStdout(protocol, agentEvent, run.stdout));
+  if (run.status !== 'failed' || run.exitCode === null) return run; // timeout, signal, launch error
+  const stderr = run.stderr.trim();
+  if (run.exitCode === 2) {
+    if (protocol === 'codex' && stderr === '') return { ...run, error: 'exited with status 2 and empty stderr (Codex treats that as a failure, not a block)' };
+    if (agentEvent === 'PermissionRequest') return { ...run, error: 'exited with status 2, which PermissionRequest does not honour (deny with hookSpecificOutput.decision.behavior)' };
+    if (EXIT2_BLOCKS.includes(agentEvent)) return withResult(run, { kind: 'json', value: { action: 'block', reason: stderr || `blocked (exit 2)` } });
+    // Elsewhere exit 2 only shows stderr to the user.
+    return withResult(run, { kind: 'json', value: stderr ? { context: [{ text: stderr, channel: 'ui_notice' }] } : {} });
+  }
+  if (protocol === 'claude' && run.stdout.trim().startsWith('{')) {
+    const json = parseObject(run.stdout);
+    if (json) return withResult(run, { kind: 'json', value: fromClaudeJson(agentEvent, json) });
+  }
+  return run;
+}
+
+const withResult = <T extends AgentRun>(run: T, result: Outcome['result']): T => ({ ...run, status: 'ok', error: undefined, result } as T);
+
+function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string): Outcome['result'] {
+  const text = stdout.trim();
+  if (text === '') return { kind: 'none' };
+  if (protocol !== 'gemini' && !text.startsWith('{')) {
+    if (!PLAIN_TEXT_CONTEXT[protocol].includes(agentEvent)) return { kind: 'none' }; // formatter output, an echo: not a decision
+    return { kind: 'json', value: agentEvent === 'UserPromptSubmit' ? { system_reminder: text } : { context: [{ text, channel: 'pre_prompt' }] } };
+  }
+  const json = parseObject(text);
+  if (!json) {
+    if (protocol === 'gemini') return { kind: 'json', value: { context: [{ text, channel: 'ui_notice' }] } };
+    return { kind: 'invalid', reason: 'stdout starts with "{" but is not one JSON object; ignored as the agent would' };
+  }
+  return { kind: 'json', value: protocol === 'gemini' ? fromGeminiJson(agentEvent, json) : fromClaudeJson(agentEvent, json) };
+}
+
+function parseObject(text: string): JsonObject | undefined {
+  try {
+    const v = parseJson(text.trim());
+    return isJsonObject(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+const specificOf = (json: JsonObject): JsonObject => (isJsonObject(json.hookSpecificOutput) ? json.hookSpecificOutput : {});
+
+/** Universal fields: systemMessage is a notice to the user; continue: false stops the action. */
+function universal(json: JsonObject, out: JsonObject, contexts: Json[]): void {
+  const message = str(json.systemMessage);
+  if (message) contexts.push({ text: message, channel: 'ui_notice' });
+  if (json.continue === false) {
+    out.action = 'block';
+    out.reason = str(json.stopReason) ?? str(json.reason) ?? 'stopped by hook (continue: false)';
+  }
+}
+
+function fromClaudeJson(agentEvent: string, json: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const contexts: Json[] = [];
+  const specific = specificOf(json);
+  const added = str(specific.additionalContext);
+  const blocks = json.decision === 'block';
+  const reason = str(json.reason);
+  if (agentEvent === 'PreToolUse') {
+    const legacy = json.decision === 'block' ? 'deny' : json.decision === 'approve' ? 'allow' : undefined;
+    const permission = str(specific.permissionDecision) ?? legacy;
+    if (permission === 'deny') Object.assign(out, { action: 'block', reason: str(specific.permissionDecisionReason) ?? reason ?? 'denied by hook' });
+    else if (isJsonObject(specific.updatedInput)) Object.assign(out, { action: 'modify', args: specific.updatedInput });
+    // A Chrys decision cannot carry "ask" or "defer": the call goes to the agent's own permission flow. Say so.
+    if (permission === 'ask' || permission === 'defer') {
+      contexts.push({ text: `hook answered permissionDecision "${permission}", which chrys-hooks cannot pass on; the agent's own permission rules decide`, channel: 'ui_notice' });
+    }
+    if (added) contexts.push({ text: added, channel: 'tool_preface' });
+  } else if (agentEvent === 'PermissionRequest') {
+    const decision = isJsonObject(specific.decision) ? specific.decision : {};
+    if (decision.behavior === 'allow' || decision.behavior === 'deny') out.permission = decision.behavior;
+    if (decision.behavior === 'deny') out.reason = str(decision.message) ?? 'denied by hook';
+  } else if (agentEvent === 'PostToolUse' || agentEvent === 'PostToolUseFailure') {
+    if (blocks) Object.assign(out, { action: 'block', reason: reason ?? 'blocked by hook' });
+    const replaced = specific.updatedToolOutput ?? specific.updatedMCPToolOutput;
+    if (replaced !== undefined) out.replace_result = typeof replaced === 'string' ? replaced : stringifyJson(replaced);
+    if (added) out.extra_context = added;
+  } else if (agentEvent === 'UserPromptSubmit') {
+    if (blocks) Object.assign(out, { action: 'block', reason: reason ?? 'blocked by hook' });
+    if (added) out.system_reminder = added;
+  } else {
+    if (blocks) Object.assign(out, { action: 'block', reason: reason ?? 'blocked by hook' });
+    if (added) contexts.push({ text: added, channel: 'pre_prompt' });
+  }
+  universal(json, out, contexts);
+  if (contexts.length > 0) out.context = contexts;
+  return out;
+}
+
+function fromGeminiJson(agentEvent: string, json: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const contexts: Json[] = [];
+  const specific = specificOf(json);
+  const added = str(specific.additionalContext);
+  if (json.decision === 'deny' || json.decision === 'block') Object.assign(out, { action: 'block', reason: str(json.reason) ?? 'denied by hook' });
+  if (agentEvent === 'BeforeTool' && isJsonObject(specific.tool_input) && out.action === undefined) {
+    Object.assign(out, { action: 'modify', args_override: specific.tool_input });
+  }
+  if (added) {
+    if (agentEvent === 'BeforeAgent') out.system_reminder = added;
+    else if (agentEvent === 'AfterTool') out.extra_context = added;
+    else contexts.push({ text: added, channel: 'pre_prompt' });
+  }
+  universal(json, out, contexts);
+  if (contexts.length > 0) out.context = contexts;
+  return out;
+}

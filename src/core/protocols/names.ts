@@ -1,0 +1,109 @@
+// The event and tool names of the agents chrys-hooks speaks to (README "Use it
+// from your agent"): which agent event is which Chrys event, and back.
+// Claude Code and Codex share one family of names; Gemini CLI has its own.
+
+import type { EventName } from '../events.js';
+
+export type AgentProtocol = 'claude' | 'codex' | 'gemini';
+export const AGENT_PROTOCOLS: readonly AgentProtocol[] = ['claude', 'codex', 'gemini'];
+
+/** Claude Code / Codex events with a Chrys counterpart. */
+const CLAUDE_EVENTS: Readonly<Record<string, EventName>> = {
+  PreToolUse: 'before_tool_call',
+  PostToolUse: 'after_tool_call',
+  PostToolUseFailure: 'tool_error',
+  PermissionRequest: 'permission_request',
+  UserPromptSubmit: 'user_prompt_submit',
+  SessionStart: 'session_start',
+  SessionEnd: 'session_end',
+  Stop: 'conversation_done',
+  SubagentStart: 'sub_agent_start',
+  SubagentStop: 'sub_agent_end',
+  PreCompact: 'pre_compact',
+  StopFailure: 'error',
+  Interrupt: 'user_interrupt',
+};
+
+// Documented events with no Chrys counterpart: they fire `other`, their name kept in hook_event_name.
+const CLAUDE_OTHER = [
+  'Setup', 'UserPromptExpansion', 'PermissionDenied', 'PostToolBatch', 'Notification', 'MessageDisplay', 'TaskCreated',
+  'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange', 'CwdChanged', 'DirectoryAdded', 'FileChanged',
+  'WorktreeCreate', 'WorktreeRemove', 'PostCompact', 'Elicitation', 'ElicitationResult', 'PreModelSwitch', 'PostModelSwitch',
+];
+
+// Cursor's own hooks.json names (Claude-shaped input for these); `import` and `fire --protocol claude` accept them.
+export const CURSOR_EVENTS: Readonly<Record<string, EventName>> = {
+  preToolUse: 'before_tool_call',
+  postToolUse: 'after_tool_call',
+  postToolUseFailure: 'tool_error',
+  beforeSubmitPrompt: 'user_prompt_submit',
+  sessionStart: 'session_start',
+  sessionEnd: 'session_end',
+  stop: 'conversation_done',
+  subagentStart: 'sub_agent_start',
+  subagentStop: 'sub_agent_end',
+  preCompact: 'pre_compact',
+};
+
+const GEMINI_EVENTS: Readonly<Record<string, EventName>> = {
+  BeforeTool: 'before_tool_call',
+  AfterTool: 'after_tool_call',
+  BeforeAgent: 'user_prompt_submit',
+  AfterAgent: 'conversation_done',
+  SessionStart: 'session_start',
+  SessionEnd: 'session_end',
+  PreCompress: 'pre_compact',
+};
+const GEMINI_OTHER = ['Notification', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'];
+
+const family = (p: AgentProtocol): 'claude' | 'gemini' => (p === 'gemini' ? 'gemini' : 'claude');
+
+/** The Chrys event of an agent event name; undefined when the agent does not document it. */
+export function chrysEventOf(protocol: AgentProtocol, agentEvent: string): EventName | undefined {
+  const [mapped, other] = family(protocol) === 'gemini' ? [GEMINI_EVENTS, GEMINI_OTHER] : [CLAUDE_EVENTS, CLAUDE_OTHER];
+  if (Object.hasOwn(mapped, agentEvent)) return mapped[agentEvent];
+  if (other.includes(agentEvent)) return 'other';
+  if (family(protocol) === 'claude' && Object.hasOwn(CURSOR_EVENTS, agentEvent)) return CURSOR_EVENTS[agentEvent];
+  return undefined;
+}
+
+/** The agent event a Chrys event is sent as to a foreign hook (`run.protocol`). */
+export function agentEventOf(protocol: AgentProtocol, event: EventName): string | undefined {
+  if (family(protocol) === 'gemini') {
+    if (event === 'tool_error') return 'AfterTool';
+    if (event === 'session_restored') return 'SessionStart';
+    return Object.keys(GEMINI_EVENTS).find((k) => GEMINI_EVENTS[k] === event);
+  }
+  if (event === 'session_restored') return 'SessionStart';
+  return Object.keys(CLAUDE_EVENTS).find((k) => CLAUDE_EVENTS[k] === event);
+}
+
+/** Every event name the agent documents, for golden tests and `import`. */
+export function agentEvents(protocol: AgentProtocol): string[] {
+  return family(protocol) === 'gemini' ? [...Object.keys(GEMINI_EVENTS), ...GEMINI_OTHER] : [...Object.keys(CLAUDE_EVENTS), ...CLAUDE_OTHER];
+}
+
+// Tool kinds for `match.tool_kind`, from the agents' built-in tool names.
+const TOOL_KINDS: Readonly<Record<string, string>> = {
+  Bash: 'process.exec',
+  run_shell_command: 'process.exec',
+  Write: 'filesystem.write',
+  Edit: 'filesystem.write',
+  MultiEdit: 'filesystem.write',
+  NotebookEdit: 'filesystem.write',
+  apply_patch: 'filesystem.write',
+  write_file: 'filesystem.write',
+  replace: 'filesystem.write',
+  Read: 'filesystem.read',
+  Glob: 'filesystem.read',
+  Grep: 'filesystem.read',
+  LS: 'filesystem.read',
+  read_file: 'filesystem.read',
+  read_many_files: 'filesystem.read',
+  glob: 'filesystem.read',
+  grep: 'filesystem.read',
+  search_file_content: 'filesystem.read',
+  list_directory: 'filesystem.read',
+};
+
+export const toolKindOf = (name: string): string | undefined => (Object.hasOwn(TOOL_KINDS, name) ? TOOL_KINDS[name] : undefined);
