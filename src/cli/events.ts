@@ -12,7 +12,7 @@ export async function runEvents(_args: string[], opts: Record<string, unknown>, 
   const k = paint(globals.color);
   const lines = [`${k.bold('every envelope')}: ${commonFields().map((f) => f.name).join(', ')}`, ''];
   for (const e of events) {
-    lines.push(`${k.bold(e.event)}  ${e.can_block ? k.red('can block') : k.gray('cannot block')}`);
+    lines.push(`${k.bold(e.event)}  ${e.can_block ? k.red('can block') : e.can_block_via_agent ? k.yellow('can block via --protocol') : k.gray('cannot block')}`);
     lines.push(`  decision keys: ${e.decision_keys.join(', ')}`);
     const fields = fieldSummary(e.fields);
     if (fields.length) lines.push(`  payload:       ${fields.join(', ')}`);

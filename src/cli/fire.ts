@@ -1,4 +1,5 @@
 // `chrys-hooks fire`: envelope in, one decision object out (CONTRACT §7).
+// With --protocol or --fail-closed the agent bridge (fire-agent.ts) is loaded.
 
 import { EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
@@ -9,6 +10,11 @@ import type { CommandResult } from './output.js';
 
 export async function runFire(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const input = globals.readInput(typeof opts.input === 'string' ? opts.input : undefined);
+  const failClosed = opts.failClosed === true || process.env.CHRYS_HOOKS_FAIL_CLOSED === '1';
+  if (opts.protocol !== undefined || failClosed) {
+    const { runAgentFire } = await import('./fire-agent.js');
+    return runAgentFire(input, opts, globals, failClosed);
+  }
   const decision = await fire(input, { ...globals, ...(typeof opts.event === 'string' ? { event: opts.event } : {}) });
   return {
     stdout: stringifyJson(decision as unknown as Json, 2),

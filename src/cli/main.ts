@@ -19,6 +19,7 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   resolve: async () => (await import('./resolve.js')).runResolve,
   'drain-outbox': async () => (await import('./drain.js')).runDrain,
   events: async () => (await import('./events.js')).runEvents,
+  import: async () => (await import('./import.js')).runImport,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {
@@ -52,7 +53,8 @@ export async function main(argv: string[]): Promise<number> {
       commandName = spec.name;
       const command = params[params.length - 1] as Command;
       const opts = command.optsWithGlobals() as Record<string, unknown>;
-      const args = spec.args ? ((params[0] as string[] | undefined) ?? []) : [];
+      const first = spec.args ? (params[0] as string[] | string | undefined) : undefined;
+      const args = Array.isArray(first) ? first : first ? [first] : [];
       const run = await RUNNERS[spec.name]!();
       result = await run(args, opts, globalsFrom(opts));
     });

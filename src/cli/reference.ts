@@ -14,8 +14,8 @@ export interface ExitStatus {
 
 export const EXIT_STATUSES: readonly ExitStatus[] = [
   { code: EXIT.ok, meaning: 'success; for `fire`, a decision was printed (blocked or not)', stdout: 'the decision, or the command output' },
-  { code: EXIT.findings, meaning: '`validate` found an error (or, with `--strict`, a warning)', stdout: 'the diagnostics' },
-  { code: EXIT.blocked, meaning: '`fire --exit-code` only: the decision is a block', stdout: 'the decision' },
+  { code: EXIT.findings, meaning: '`validate` found an error (or, with `--strict`, a warning); `import --write` refused to replace a hooks file or to write through a symbolic link', stdout: 'the diagnostics' },
+  { code: EXIT.blocked, meaning: '`fire --exit-code` only: the decision is a block (with `--protocol`, where the agent blocks on exit 2: the reason is on stderr, stdout is empty)', stdout: 'the decision' },
   { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
   { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
   { code: EXIT.internal, meaning: 'internal error (a bug: please report it)', stdout: '`fire`: `{"error": {"code": "internal", "message", "hint"}}`' },
@@ -29,7 +29,8 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   missing_event: 'no `event` in the envelope and no `--event` (65)',
   unknown_event: 'an event name that is neither canonical nor an alias, or not a string (65)',
   input_too_large: 'the envelope is over 64 MiB (65)',
-  input_unreadable: 'stdin or the `--input` file cannot be read (65)',
+  input_unreadable: 'stdin or the `--input` file cannot be read; for `import`, no agent config found (65)',
+  file_exists: '`import --write`: a hooks file exists (without `--force`) or a symbolic link is on the way (1)',
   internal: 'a bug in chrys-hooks (70)',
 };
 
@@ -52,6 +53,8 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'CHRYS_HOME', about: 'the config dir when --config-dir is not given (default ~/.chrys)' },
   { name: 'CHRYS_PROJECT_HOOKS', about: '1/true/yes/on or 0/false/no/off: load the project hooks file or not (--project-hooks and --no-project-hooks win)' },
   { name: 'NO_COLOR', about: 'plain output, as --no-color' },
+  { name: 'CHRYS_HOOKS_FAIL_CLOSED', about: '1: as `fire --fail-closed`, an internal error or an invalid hooks file blocks a guarded event' },
+  { name: 'CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID', about: 'set for `run.protocol` hooks (the workspace; the session id), as the agent sets them' },
   { name: 'CHRYS_HOOKS_DEBUG', about: 'set: an internal error (exit 70) also prints its stack trace on stderr' },
 ];
 
@@ -60,6 +63,8 @@ export const EXAMPLES: readonly Entry[] = [
   { name: 'chrys-hooks validate --format github', about: 'lint the discovered hooks files in CI, as annotations' },
   { name: 'chrys-hooks list --event before_tool_call', about: 'the hooks that run before a tool call, in order' },
   { name: `echo '{"event":"PreToolUse","tool":{"name":"Bash","args":{}}}' | chrys-hooks resolve`, about: 'what would run for an envelope, without running it' },
+  { name: 'chrys-hooks fire --protocol claude --fail-closed', about: 'as a Claude Code command hook: Claude\'s hook input in, Claude\'s answer out' },
+  { name: 'chrys-hooks import --from claude', about: 'print a hooks.yaml equivalent to .claude/settings.json' },
   { name: 'chrys-hooks events', about: 'every event with its aliases, decision keys and payload fields' },
   { name: '* * * * * chrys-hooks drain-outbox', about: 'a crontab line that delivers durable jobs' },
 ];
@@ -104,4 +109,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   shadowed_file: 'a hooks.yml or hooks.json (or settings.yml / .json) beside a file that takes precedence; it is never read',
   settings_unknown_key: 'a key in the user settings file that looks like a misspelt `project` or `hooks_enabled`',
   cwd_not_found: '`run.cwd` names a directory that does not exist (checked where it is known before run time)',
+  agent_event_unknown: '`fire --protocol`: an event name the agent does not document; no hooks ran and the agent gets "no decision"',
+  agent_input_invalid: '`fire --protocol`: `tool_input` is not an object; `tool.args` is left out, so argument matchers see nothing',
+  fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed or a hooks file is invalid',
 };

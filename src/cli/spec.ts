@@ -43,8 +43,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       { ...EVENT_OPTION, description: 'event name or alias (wins over the envelope "event")' },
       { flags: '--exit-code', description: 'exit 2 when the decision is a block' },
       INPUT_OPTION,
+      { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
+      { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks or a hooks file is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
     ],
-    examples: [`echo '{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":".env"}}}' | chrys-hooks fire`],
+    examples: [
+      `echo '{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":".env"}}}' | chrys-hooks fire`,
+      'chrys-hooks fire --protocol claude --fail-closed   # as a Claude Code command hook',
+    ],
   },
   {
     name: 'validate',
@@ -70,6 +75,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'Shows the sources, merged settings with their origin, and for an envelope the exact plan: argv, cwd and env, or why a hook does not match.',
     options: [EVENT_OPTION, INPUT_OPTION, { flags: '--json', description: 'machine-readable output' }],
     examples: [`echo '{"event":"before_tool_call","tool":{"name":"write_file","args":{"path":"a.txt"}}}' | chrys-hooks resolve`],
+  },
+  {
+    name: 'import',
+    args: '[file]',
+    summary: "convert another agent's hook config into a Chrys hooks.yaml",
+    description: 'Reads the hook config of Claude Code (.claude/settings.json, settings.local.json), Codex (.codex/hooks.json), Gemini CLI (.gemini/settings.json) or Cursor (.cursor/hooks.json) in --cwd, or FILE, and prints an equivalent hooks.yaml whose hooks run the same commands by that agent\'s protocol.',
+    options: [
+      { flags: '--from <agent>', description: 'claude, codex, gemini or cursor', choices: ['claude', 'codex', 'gemini', 'cursor'] },
+      { flags: '--write', description: 'write the project hooks file instead of printing' },
+      { flags: '--global', description: 'with --write: write the global hooks file' },
+      { flags: '--force', description: 'with --write: replace an existing hooks file' },
+    ],
+    examples: ['chrys-hooks import --from claude', 'chrys-hooks import --from gemini ~/.gemini/settings.json --write --global'],
   },
   {
     name: 'drain-outbox',

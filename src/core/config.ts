@@ -7,6 +7,7 @@ import { compilePythonRegex } from './pyregex.js';
 import type { DiagnosticCode } from './diagnostics.js';
 import type { JsonPath } from './json.js';
 import type { RawHook, RawHooksFile, RawSettings, SchemaFinding } from './schema.js';
+import { type ToolMatcher, compileToolMatcher } from './tool-matcher.js';
 
 export type Layer = 'project' | 'global';
 export type Mode = 'blocking' | 'async' | 'fire_and_forget';
@@ -23,15 +24,30 @@ export interface Match {
   profiles?: string[];
   tool_kind?: string;
   tool_name?: string;
+  tool_names?: string[];
+  tool_name_regex?: string;
+  /** tool_name_regex, compiled with Claude's matcher semantics. */
+  toolMatcher?: ToolMatcher;
   args?: Record<string, ArgMatcher>;
   session_kinds?: string[];
   max_context_tokens?: number;
 }
 
+interface RunCommon {
+  env: Record<string, string>;
+  cwd: string;
+  prompt_file?: string;
+  /** Absent = chrys. */
+  protocol?: ForeignProtocol;
+}
+
 export type Run =
-  | { type: 'script'; path: string; args: string[]; env: Record<string, string>; cwd: string; prompt_file?: string }
-  | { type: 'command'; argv: string[]; args: string[]; env: Record<string, string>; cwd: string; prompt_file?: string }
-  | { type: 'shell'; shell: string; env: Record<string, string>; cwd: string; prompt_file?: string };
+  | ({ type: 'script'; path: string; args: string[] } & RunCommon)
+  | ({ type: 'command'; argv: string[]; args: string[] } & RunCommon)
+  | ({ type: 'shell'; shell: string } & RunCommon);
+
+/** Whose hook protocol a script speaks: stdin, environment, exit code and stdout (README "Use it from your agent"). */
+export type ForeignProtocol = 'claude' | 'codex' | 'gemini';
 
 export interface Execution {
   mode: Mode;
@@ -86,7 +102,7 @@ export interface NormalisedFile {
   findings: RuleFinding[];
 }
 
-const TOOL_FILTERS = ['tool_kind', 'tool_name', 'args'] as const;
+const TOOL_FILTERS = ['tool_kind', 'tool_name', 'tool_names', 'tool_name_regex', 'args'] as const;
 
 /** Applies defaults and the semantic rules to a schema-valid file. */
 export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: string): NormalisedFile {
@@ -118,9 +134,10 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
     const { match, regexErrors } = normaliseMatch(h);
     for (const e of regexErrors) {
       if (!enabled) continue;
-      const where = at('match', 'args', e.arg, 'regex');
+      const where = e.arg === undefined ? at('match', 'tool_name_regex') : at('match', 'args', e.arg, 'regex');
+      const syntax = e.arg === undefined ? 'JavaScript RegExp (Claude Code matcher) syntax' : 'Python re syntax';
       if (e.unsupported) add('warning', where, 'hook_skipped', `hook "${id}" is left out: regex \`${e.source}\` has no JavaScript translation: ${e.error}`, hookInfo);
-      else add('error', where, 'invalid_regex', `hook "${id}" is left out: regex \`${e.source}\` is invalid: ${e.error}`, { ...hookInfo, hint: 'fix the pattern, written in Python re syntax' });
+      else add('error', where, 'invalid_regex', `hook "${id}" is left out: regex \`${e.source}\` is invalid: ${e.error}`, { ...hookInfo, hint: `fix the pattern, written in ${syntax}` });
     }
     if (event === 'before_tool_call' && (!h.match || Object.keys(h.match).length === 0)) {
       add('warning', at(), 'broad_match', `hook "${id}" runs before every tool call`, { ...hookInfo, hint: 'add a match: clause (tool_name, tool_kind or args)' });
@@ -200,14 +217,20 @@ function normaliseRun(h: RawHook, report: Report): Run | undefined {
     ok = false;
   }
   if (!ok) return undefined;
-  const common = { env: r.env ?? {}, cwd: r.cwd ?? '', ...(r.prompt_file === undefined ? {} : { prompt_file: r.prompt_file }) };
+  const common = {
+    env: r.env ?? {},
+    cwd: r.cwd ?? '',
+    ...(r.prompt_file === undefined ? {} : { prompt_file: r.prompt_file }),
+    ...(r.protocol === undefined || r.protocol === 'chrys' ? {} : { protocol: r.protocol }),
+  };
   if (r.type === 'script') return { type: 'script', path: r.path!, args: r.args ?? [], ...common };
   if (r.type === 'command') return { type: 'command', argv: r.argv!, args: r.args ?? [], ...common };
   return { type: 'shell', shell: r.shell!, ...common };
 }
 
 interface RegexError {
-  arg: string;
+  /** The args matcher's argument; undefined for match.tool_name_regex. */
+  arg?: string;
   source: string;
   error: string;
   unsupported: boolean;
@@ -218,6 +241,11 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: Re
   if (!h.match) return { match: undefined, regexErrors };
   const { args, ...rest } = h.match;
   const match: Match = { ...rest };
+  if (rest.tool_name_regex !== undefined) {
+    const compiled = compileToolMatcher(rest.tool_name_regex);
+    if (compiled.ok) match.toolMatcher = compiled.matcher;
+    else regexErrors.push({ source: rest.tool_name_regex, error: compiled.error, unsupported: false });
+  }
   if (args) {
     match.args = {};
     for (const [name, m] of Object.entries(args)) {

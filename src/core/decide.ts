@@ -3,7 +3,7 @@
 // ResultKey without a strategy does not compile.
 
 import type { Hook, Layer, Mode } from './config.js';
-import { type DecisionKey, type EventName, eventSpec } from './events.js';
+import { type DecisionKey, type EventName, type EventSpec, eventSpec } from './events.js';
 import { type Json, type JsonObject, isJsonObject } from './json.js';
 import type { Warning } from './diagnostics.js';
 
@@ -32,6 +32,7 @@ export interface Decision {
   system_reminders: string[];
   extra_context: string[];
   replace_result: string | null;
+  block_feedback: string | null;
   permission: Permission | null;
   contexts: { channel: Channel; text: string; hook: string }[];
   hooks: HookReport[];
@@ -62,6 +63,7 @@ export function emptyDecision(event: EventName): Decision {
     system_reminders: [],
     extra_context: [],
     replace_result: null,
+    block_feedback: null,
     permission: null,
     contexts: [],
     hooks: [],
@@ -76,7 +78,11 @@ export interface Chain {
   args: Json | undefined;
   /** Some hook replaced or overrode the args. */
   argsModified: boolean;
+  /** The event's rules for this firing, where an agent protocol changes them (eventSpecFor). */
+  spec?: EventSpec;
 }
+
+const specOf = (chain: Chain): EventSpec => chain.spec ?? eventSpec(chain.decision.event);
 
 type ResultKey = 'action' | 'reason' | 'args' | 'args_override' | 'system_reminder' | 'extra_context' | 'replace_result' | 'permission' | 'context';
 
@@ -85,7 +91,7 @@ interface Strategy<T> {
   parse(value: Json): T | undefined;
   expected: string;
   /** The decision key this value needs the event to honour; null = always applies. */
-  needs(value: T, result: JsonObject): DecisionKey | null;
+  needs(value: T, result: JsonObject, keys: readonly DecisionKey[]): DecisionKey | null;
   /** Why it is ignored even where the event honours it (e.g. args without action: modify). */
   precondition?(result: JsonObject): string | undefined;
   apply(chain: Chain, value: T, hook: Hook, result: JsonObject): void;
@@ -98,6 +104,9 @@ const CHANNELS: readonly Channel[] = ['pre_prompt', 'tool_preface', 'ui_notice']
 const PERMISSION_RANK: Record<Permission, number> = { ask: 0, allow: 1, deny: 2 };
 const needsModify = (r: JsonObject): string | undefined => (r.action === 'modify' ? undefined : 'it applies only with action: modify');
 
+// On after_tool_call / tool_error a block is feedback for the model, not a gate.
+const blockKey = (keys: readonly DecisionKey[]): DecisionKey => (keys.includes('block_feedback') ? 'block_feedback' : 'action:block');
+
 const block = (chain: Chain, hook: Hook, reason: string): void => {
   const d = chain.decision;
   d.blocked = true;
@@ -109,15 +118,18 @@ const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
   action: {
     parse: (v) => (v === 'allow' || v === 'block' || v === 'modify' ? v : undefined),
     expected: '"allow", "block" or "modify"',
-    needs: (v: string) => (v === 'block' ? 'action:block' : v === 'modify' ? 'action:modify' : null),
+    needs: (v: string, _r, keys) => (v === 'block' ? blockKey(keys) : v === 'modify' ? 'action:modify' : null),
     apply(chain, v: string, hook, result) {
-      if (v === 'block') block(chain, hook, asString(result.reason ?? null) || `blocked by hook "${hook.id}"`);
+      if (v !== 'block') return;
+      const reason = asString(result.reason ?? null) || `blocked by hook "${hook.id}"`;
+      if (specOf(chain).keys.some((k) => k === 'block_feedback')) chain.decision.block_feedback = reason;
+      else block(chain, hook, reason);
     },
   },
   reason: {
     parse: asString,
     expected: 'a string',
-    needs: () => 'action:block',
+    needs: (_v, _r, keys) => blockKey(keys),
     apply() {}, // read by `action`
   } satisfies Strategy<string>,
   args: {
@@ -206,7 +218,7 @@ const APPLY_ORDER: readonly ResultKey[] = ['args', 'args_override', 'system_remi
 /** Applies one blocking hook's successful result; returns the warnings it earned. */
 export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warning[] {
   const warnings: Warning[] = [];
-  const spec = eventSpec(chain.decision.event);
+  const spec = specOf(chain);
   const ignored = (key: string, why: string): void => {
     warnings.push({ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}": ${key} ignored: ${why}` });
   };
@@ -218,10 +230,10 @@ export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warni
       warnings.push({ code: 'result_invalid', hook: hook.id, message: `hook "${hook.id}": ${key} must be ${strategy.expected}; ignored` });
       continue;
     }
-    const needed = strategy.needs(value, result);
+    const needed = strategy.needs(value, result, spec.keys);
     if (needed !== null && !(spec.keys as readonly DecisionKey[]).includes(needed)) {
       // `reason` without a block on an event that can block is simply unused.
-      if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block'))) {
+      if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block' || k === 'block_feedback'))) {
         ignored(key, `it does not apply to event ${chain.decision.event}`);
       }
       continue;
@@ -266,7 +278,7 @@ export function applyOutcome(chain: Chain, hook: Hook, outcome: Outcome): HookRe
   }
   const error = outcome.error ?? outcome.status;
   report.reason = error;
-  const gated = eventSpec(d.event).gated;
+  const gated = specOf(chain).gated;
   const policy = hook.execution.on_error === 'block' && !gated ? 'warn' : hook.execution.on_error;
   if (policy === 'block') {
     const tail = outcome.stderrTail.trim();

@@ -45,6 +45,9 @@ export const WARNING_CODES = [
   'shadowed_file',
   'settings_unknown_key',
   'cwd_not_found',
+  'agent_event_unknown',
+  'agent_input_invalid',
+  'fail_closed',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

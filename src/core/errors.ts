@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'unknown_event'
   | 'input_too_large'
   | 'input_unreadable'
+  | 'file_exists'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -21,6 +22,7 @@ const EXIT_OF: Record<ErrorCode, number> = {
   unknown_event: EXIT.badInput,
   input_too_large: EXIT.badInput,
   input_unreadable: EXIT.badInput,
+  file_exists: EXIT.findings,
   internal: EXIT.internal,
 };
 

@@ -1,7 +1,7 @@
 // The event catalogue behind `chrys-hooks events`, docs/events.md and the
 // README's event table: every fact read from the one table in events.ts.
 
-import { ALIAS_AGENTS, type Agent, COMMON_FIELDS, type DecisionKey, EVENT_ALIASES, EVENT_NAMES, type EventName, type PayloadField, eventSpec } from './events.js';
+import { ALIAS_AGENTS, type Agent, COMMON_FIELDS, type DecisionKey, EVENT_ALIASES, EVENT_NAMES, type EventName, type PayloadField, eventSpec, eventSpecFor } from './events.js';
 
 export const AGENTS: readonly Agent[] = ['claude', 'codex', 'gemini', 'cursor'];
 export const AGENT_NAMES: Record<Agent | 'other', string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor', other: 'other spellings' };
@@ -9,6 +9,8 @@ export const AGENT_NAMES: Record<Agent | 'other', string> = { claude: 'Claude Co
 export interface CatalogueEntry {
   event: EventName;
   can_block: boolean;
+  /** Blockable when the firing came in through an agent protocol (a stop the agent lets a hook refuse). */
+  can_block_via_agent: boolean;
   carries_tool: boolean;
   decision_keys: DecisionKey[];
   fields: PayloadField[];
@@ -25,7 +27,7 @@ export function eventCatalogue(): CatalogueEntry[] {
       const agents = ALIAS_AGENTS[alias] ?? ['other'];
       for (const a of agents) aliases[a].push(alias);
     }
-    return { event, can_block: spec.gated, carries_tool: spec.hasTool, decision_keys: [...spec.keys], fields: [...spec.fields], aliases };
+    return { event, can_block: spec.gated, can_block_via_agent: eventSpecFor(event, 'claude').gated, carries_tool: spec.hasTool, decision_keys: [...spec.keys], fields: [...spec.fields], aliases };
   });
 }
 
@@ -53,7 +55,7 @@ export function eventTableMarkdown(): string {
   const code = (s: string): string => `\`${s}\``;
   const rows = eventCatalogue().map((e) => [
     code(e.event),
-    e.can_block ? 'yes' : 'no',
+    e.can_block ? 'yes' : e.can_block_via_agent ? 'via `--protocol` only' : 'no',
     e.decision_keys.map(code).join(', '),
     fieldSummary(e.fields).map(code).join(', ') || '—',
     aliasSummary(e.aliases).replace(/([A-Za-z_-]+)(?=,|;|$)/g, '`$1`') || '—',

@@ -9,6 +9,7 @@ export type DecisionKey =
   | 'extra_context'
   | 'replace_result'
   | 'permission'
+  | 'block_feedback'
   | 'context';
 
 export type FieldType = 'string' | 'number' | 'boolean' | 'object';
@@ -19,7 +20,7 @@ export interface PayloadField {
   type: FieldType;
 }
 
-interface EventSpec {
+export interface EventSpec {
   /** Blocking hooks' block decisions apply (a block stops the chain). */
   gated: boolean;
   /** The envelope carries `tool`, so tool filters can match. */
@@ -28,6 +29,8 @@ interface EventSpec {
   keys: readonly DecisionKey[];
   /** Event-specific payload fields, beyond the COMMON_FIELDS every envelope has. */
   fields: readonly PayloadField[];
+  /** A stop that Claude, Codex and Gemini let a hook refuse (the agent keeps going). */
+  agentStop?: boolean;
 }
 
 const f = (spec: string): PayloadField[] =>
@@ -51,17 +54,18 @@ export const EVENTS = {
   user_prompt_submit: { gated: true, hasTool: false, keys: ['action:block', 'system_reminder', 'context'], fields: f('text:string injected:boolean') },
   user_interrupt: observer(),
   before_tool_call: { gated: true, hasTool: true, keys: ['action:block', 'action:modify', 'context'], fields: TOOL },
-  after_tool_call: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'], fields: [...TOOL, ...RESULT] },
-  tool_error: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'context'], fields: [...TOOL, ...RESULT] },
+  // After a tool, a block is model-visible feedback (the tool already ran): block_feedback, not blocked.
+  after_tool_call: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'block_feedback', 'context'], fields: [...TOOL, ...RESULT] },
+  tool_error: { gated: false, hasTool: true, keys: ['extra_context', 'replace_result', 'block_feedback', 'context'], fields: [...TOOL, ...RESULT] },
   approval_requested: observer(true, [...f('request_id:string caller_name:string'), ...TOOL]),
   approval_resolved: observer(true, [...f('request_id:string caller_name:string approved:boolean'), ...TOOL]),
   permission_request: { gated: true, hasTool: true, keys: ['action:block', 'permission', 'context'], fields: TOOL },
   sub_agent_start: observer(false, f('sub_agent:object')),
-  sub_agent_end: observer(false, f('sub_agent:object status:string result_summary:string')),
+  sub_agent_end: { ...observer(false, f('sub_agent:object status:string result_summary:string')), agentStop: true },
   pre_compact: observer(false, f('trigger:string usage_pct:number tokens_before:number')),
   workflow_run_start: observer(false, f('run_id:string')),
   workflow_run_end: observer(false, f('run_id:string status:string')),
-  conversation_done: observer(),
+  conversation_done: { ...observer(), agentStop: true },
   mode_switch: observer(),
   model_switch: observer(),
   error: observer(),
@@ -109,6 +113,18 @@ export const EVENT_ALIASES: Readonly<Record<string, EventName>> = {
 };
 
 export const eventSpec = (event: EventName): EventSpec => EVENTS[event];
+
+/**
+ * The event's rules for one firing. A Chrys agent cannot refuse a stop, so
+ * conversation_done and sub_agent_end are observers (CONTRACT §3); an agent
+ * that came in through a protocol whose Stop hooks can say "keep going"
+ * (Claude, Codex, Gemini) gets them gated, with action: block.
+ */
+export function eventSpecFor(event: EventName, agentProtocol: string | undefined): EventSpec {
+  const spec: EventSpec = EVENTS[event];
+  if (!spec.agentStop || agentProtocol === undefined) return spec;
+  return { ...spec, gated: true, keys: ['action:block', ...spec.keys] };
+}
 
 export type Agent = 'claude' | 'codex' | 'gemini' | 'cursor';
 

@@ -4,6 +4,7 @@
 import type { Hook } from './config.js';
 import { type Json, type JsonObject, isJsonObject, JsonNumber } from './json.js';
 import { pyStr } from './pystr.js';
+import { toolMatches } from './tool-matcher.js';
 
 export type MatchVerdict =
   | { verdict: 'run' }
@@ -31,6 +32,16 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
   if (m.tool_name !== undefined) {
     const name = tool ? pyStr(tool.name) : undefined;
     if (name !== m.tool_name) return { verdict: 'no_match', reason: `tool_name is ${show(name)}, hook wants \`${m.tool_name}\`` };
+  }
+  if (m.tool_names && m.tool_names.length > 0) {
+    const name = tool ? pyStr(tool.name) : undefined;
+    if (name === undefined || !m.tool_names.includes(name)) {
+      return { verdict: 'no_match', reason: `tool_name is ${show(name)}, hook wants one of ${m.tool_names.map((n) => `\`${n}\``).join(', ')}` };
+    }
+  }
+  if (m.toolMatcher) {
+    const name = tool ? pyStr(tool.name) : undefined;
+    if (!toolMatches(m.toolMatcher, name)) return { verdict: 'no_match', reason: `tool_name is ${show(name)}, hook wants tool_name_regex \`${m.tool_name_regex}\`` };
   }
   if (m.args) {
     const args = tool && isJsonObject(tool.args) ? tool.args : undefined;
@@ -72,6 +83,8 @@ export function describeMatch(m: Hook['match']): string {
   if (m.profiles?.length) parts.push(`profiles=${m.profiles.join('|')}`);
   if (m.tool_kind !== undefined) parts.push(`tool_kind=${m.tool_kind}`);
   if (m.tool_name !== undefined) parts.push(`tool_name=${m.tool_name}`);
+  if (m.tool_names?.length) parts.push(`tool_names=${m.tool_names.join('|')}`);
+  if (m.tool_name_regex !== undefined) parts.push(`tool_name=~/${m.tool_name_regex}/`);
   for (const [name, op] of Object.entries(m.args ?? {})) {
     if (op.equals !== undefined) parts.push(`args.${name}==${JSON.stringify(op.equals)}`);
     if (op.contains !== undefined) parts.push(`args.${name}~${JSON.stringify(op.contains)}`);

@@ -20,6 +20,8 @@ const matchSchema = z.strictObject({
   profiles: z.optional(z.array(z.string())),
   tool_kind: z.optional(z.string()),
   tool_name: z.optional(z.string()),
+  tool_names: z.optional(z.array(z.string())),
+  tool_name_regex: z.optional(z.string()),
   args: z.optional(z.record(z.string(), matcherSchema)),
   session_kinds: z.optional(z.array(z.string())),
   max_context_tokens: z.optional(z.number().check(z.gte(0))),
@@ -34,6 +36,7 @@ const runSchema = z.strictObject({
   env: z.optional(z.record(z.string(), z.string())),
   cwd: z.optional(z.string()),
   prompt_file: z.optional(z.string()),
+  protocol: z.optional(z.enum(['chrys', 'claude', 'codex', 'gemini'])),
 });
 
 const executionSchema = z.strictObject({

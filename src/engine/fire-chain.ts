@@ -7,7 +7,8 @@ import { type Hook, settingValues } from '../core/config.js';
 import { type Chain, type Decision, type HookStatus, applyOutcome, emptyDecision } from '../core/decide.js';
 import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
 import { stringField } from '../core/envelope.js';
-import type { EventName } from '../core/events.js';
+import { type EventName, eventSpecFor } from '../core/events.js';
+import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
 import { matchHook } from '../core/match.js';
 import { planEvent } from '../core/plan.js';
@@ -43,7 +44,8 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   const temp = new TempFiles(config.configDir);
   const once = new OnceGuard(config.configDir, ctx.sessionId);
   const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
-  const chain: Chain = { decision, args: tool?.args, argsModified: false };
+  const agentProtocol = typeof envelope[AGENT_PROTOCOL_KEY] === 'string' ? (envelope[AGENT_PROTOCOL_KEY] as string) : undefined;
+  const chain: Chain = { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol) };
   const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(decision, hook, status, reason);
 
   try {

@@ -9,6 +9,8 @@ import { discover } from '../config/discover.js';
 import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf } from '../config/locations.js';
 import type { Warning } from '../core/diagnostics.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
+import type { EventName } from '../core/events.js';
+import type { JsonObject } from '../core/json.js';
 
 export interface FireOptions extends GlobalOptions {
   event?: string;
@@ -16,15 +18,20 @@ export interface FireOptions extends GlobalOptions {
 
 export async function fire(input: string, opts: FireOptions): Promise<Decision> {
   const parsed = parseEnvelope(input, opts.event);
-  const envelopeCwd = typeof parsed.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
+  return fireEnvelope(parsed.envelope, parsed.event, opts);
+}
+
+/** `fire` of an envelope already parsed (or mapped from an agent's input). */
+export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: FireOptions): Promise<Decision> {
+  const envelopeCwd = typeof parsed.cwd === 'string' ? parsed.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
-  const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
-  const shape = envelopeShapeWarnings(envelope, parsed.event);
+  const envelope = completeEnvelope(parsed, event, workspace, new Date());
+  const shape = envelopeShapeWarnings(envelope, event);
   const found = discover({ ...opts, workspace });
-  if (!found.globalPath && !found.projectPath) return withWarnings(emptyDecision(parsed.event), shape, configDirWarning(opts));
+  if (!found.globalPath && !found.projectPath) return withWarnings(emptyDecision(event), shape, configDirWarning(opts));
   // Only now load the config reader, the runner and node:crypto / child_process.
   const { fireWithConfig } = await import('./fire-chain.js');
-  return withWarnings(await fireWithConfig(envelope, parsed.event, { ...opts, workspace }), shape);
+  return withWarnings(await fireWithConfig(envelope, event, { ...opts, workspace }), shape);
 }
 
 function configDirWarning(opts: FireOptions): Warning[] {

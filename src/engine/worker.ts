@@ -10,6 +10,7 @@ import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
 import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invocation.js';
 import { ensureDir, runtimeDir, TempFiles } from '../run/runtime.js';
+import { foreignInput } from '../run/foreign.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
 import { parseJob } from '../outbox/job.js';
@@ -145,12 +146,16 @@ function launchDetached(ctx: HookContext, run: WorkerRun): void {
     const fd = openSync(join(dir, logName(run)), 'a', 0o600);
     // The payload goes in a file of its own that outlives the worker (the hook may read it late).
     const payloadFile = join(dir, `${run.runId}.payload.json`);
-    writeFileSync(payloadFile, run.payload, { mode: 0o600 });
-    const env = hookProcessEnv({ CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' }, invocation.env);
-    const child = spawn(invocation.argv[0]!, invocation.argv.slice(1), { cwd: invocation.cwd, env, detached: true, stdio: ['ignore', fd, fd], windowsHide: true });
+    // A foreign (run.protocol) hook reads its agent's input on stdin, and gets no Chrys files.
+    const foreign = foreignInput(hook, run.payload);
+    writeFileSync(payloadFile, foreign?.stdin ?? run.payload, { mode: 0o600 });
+    const stdin = foreign ? openSync(payloadFile, 'r') : 'ignore';
+    const env = hookProcessEnv(foreign ? {} : { CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' }, invocation.env);
+    const child = spawn(invocation.argv[0]!, invocation.argv.slice(1), { cwd: invocation.cwd, env, detached: true, stdio: [stdin, fd, fd], windowsHide: true });
     child.on('error', () => {});
     child.unref();
     closeSync(fd);
+    if (typeof stdin === 'number') closeSync(stdin);
     // Durable + detached: delivery is the launch; the job is done once the process started.
     if (run.jobId && child.pid !== undefined) {
       const text = readJobText(ctx.configDir, 'pending', run.jobId);

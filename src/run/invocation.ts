@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
+import { agentEnv } from '../core/protocols/env.js';
 import { interpreterFor } from './interpreter.js';
 
 export interface HookContext {
@@ -39,6 +40,7 @@ export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
     CHRYS_WORKSPACE: ctx.workspace,
     PYTHONUTF8: '1',
     PYTHONIOENCODING: 'utf-8',
+    ...(hook.run.protocol ? agentEnv(hook.run.protocol, ctx.workspace, ctx.sessionId) : {}),
   };
   for (const [k, v] of Object.entries(hook.run.env)) env[k] = expandTemplate(v, ctx);
   return env;

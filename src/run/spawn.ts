@@ -10,6 +10,7 @@ import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
 import { JsonSyntaxError, isJsonObject, parseJson } from '../core/json.js';
 import { HeadTail } from './capture.js';
+import { foreignInput, foreignOutcome } from './foreign.js';
 import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
 import type { TempFiles } from './runtime.js';
 
@@ -45,11 +46,16 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
 
   const tempPaths: string[] = [];
   try {
-    const payloadFile = temp.create('payload', payload);
-    tempPaths.push(payloadFile);
-    const resultFile = temp.create('result', '');
-    tempPaths.push(resultFile);
-    const files: Record<string, string> = { CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: resultFile };
+    const foreign = foreignInput(hook, payload);
+    const files: Record<string, string> = {};
+    let resultFile: string | undefined;
+    if (!foreign) {
+      files.CHRYS_HOOK_PAYLOAD_FILE = temp.create('payload', payload);
+      tempPaths.push(files.CHRYS_HOOK_PAYLOAD_FILE);
+      resultFile = temp.create('result', '');
+      tempPaths.push(resultFile);
+      files.CHRYS_HOOK_RESULT = resultFile;
+    }
     if (hook.run.prompt_file !== undefined) {
       const promptPath = resolveFromHookFile(hook, hook.run.prompt_file);
       let body: string;
@@ -63,7 +69,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
       files.CHRYS_HOOK_PROMPT_FILE = promptFile;
     }
     const env = hookProcessEnv(files, invocation.env);
-    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, payload, opts.timeoutMs, opts.onSpawn);
+    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, foreign?.stdin ?? payload, opts.timeoutMs, opts.onSpawn);
     const outcome: RunRecord = {
       status: ended.status,
       exitCode: ended.exitCode,
@@ -75,8 +81,8 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
       result: { kind: 'none' },
     };
     if (ended.error) outcome.error = ended.error;
-    if (outcome.status === 'ok') outcome.result = readResult(resultFile);
-    return outcome;
+    if (outcome.status === 'ok' && resultFile) outcome.result = readResult(resultFile);
+    return foreign ? foreignOutcome(hook, foreign, outcome) : outcome;
   } catch (e) {
     return launchError(`cannot prepare the hook's files: ${(e as Error).message}`);
   } finally {

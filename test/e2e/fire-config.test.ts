@@ -24,7 +24,7 @@ describe('fire: no hooks files', () => {
     expect(result.exitCode).toBe(0);
     expect(decision).toEqual({
       schema: 1, event: 'before_tool_call', blocked: false, reason: null, blocked_by: null, args: null, args_override: {},
-      system_reminders: [], extra_context: [], replace_result: null, permission: null, contexts: [], hooks: [], warnings: [],
+      system_reminders: [], extra_context: [], replace_result: null, block_feedback: null, permission: null, contexts: [], hooks: [], warnings: [],
     });
     expect(readdirSync(s.configDir)).toEqual([]);
     expect(readdirSync(s.workspace)).toEqual([]);
@@ -178,6 +178,15 @@ describe('fire: the blocking chain across layers', () => {
     ]);
     expect(decision.hooks[1].reason).toContain('guard');
     expect(ranLog(s)).toEqual(['guard']);
+  });
+
+  it('does not let a block stop a Chrys conversation_done: the follow-ups still start', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'no-stop', event: 'conversation_done', run: `type: shell\nshell: 'echo "{\\"action\\":\\"block\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n${hookYaml({ id: 'follow-up', event: 'conversation_done', run: 'type: command\nargv: ["true"]', execution: 'mode: async' })}\n`);
+    const { decision } = await s.fire({ event: 'conversation_done' });
+    expect(decision).toMatchObject({ blocked: false, blocked_by: null });
+    expect(decision.hooks.map((h: any) => [h.id, h.status])).toEqual([['no-stop', 'ok'], ['follow-up', 'started']]);
+    expect(decision.warnings).toMatchObject([{ code: 'decision_ignored', hook: 'no-stop' }]);
   });
 
   it('exits 0 on a block without --exit-code', async () => {

@@ -101,7 +101,7 @@ export class Sandbox {
    * A copy of the built package in the sandbox, whose YAML-parser and zod
    * chunks can be deleted to prove that a code path never loads them.
    */
-  packageCopy(): { fire: (envelope: object) => Promise<Run>; removeParserChunks: () => string[] } {
+  packageCopy(): { fire: (envelope: object, args?: string[]) => Promise<Run>; removeParserChunks: () => string[] } {
     const copy = join(this.root, 'pkg');
     cpSync(resolve('bin'), join(copy, 'bin'), { recursive: true });
     cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
@@ -109,8 +109,8 @@ export class Sandbox {
     symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
     const chunks = join(copy, 'dist', 'chunks');
     return {
-      fire: async (envelope) => {
-        const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', '--config-dir', this.configDir, '--cwd', this.workspace], {
+      fire: async (envelope, args = []) => {
+        const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', ...args, '--config-dir', this.configDir, '--cwd', this.workspace], {
           input: JSON.stringify(envelope), reject: false, env: this.env(), extendEnv: false,
         });
         return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };

@@ -88,10 +88,9 @@ describe('the decision merge', () => {
     applyOutcome(c, hook('a', 'after_tool_call'), ok('{"action":"block","system_reminder":"x","extra_context":"kept"}'));
     expect(c.decision.blocked).toBe(false);
     expect(c.decision.extra_context).toEqual(['kept']);
-    expect(c.decision.warnings.map((w) => w.message)).toEqual([
-      expect.stringContaining('system_reminder ignored'),
-      expect.stringContaining('action ignored'),
-    ]);
+    // After a tool a block is model-visible feedback, not a gate.
+    expect(c.decision.block_feedback).toBe('blocked by hook "a"');
+    expect(c.decision.warnings.map((w) => w.message)).toEqual([expect.stringContaining('system_reminder ignored')]);
   });
 
   it('reports wrongly typed keys as result_invalid and applies the rest', () => {

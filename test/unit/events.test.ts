@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_ALIASES, EVENT_NAMES, eventSpec, lookupEvent } from '../../src/core/events.js';
+import { EVENT_ALIASES, EVENT_NAMES, eventSpec, eventSpecFor, lookupEvent } from '../../src/core/events.js';
 
 describe('events', () => {
   it.each([
@@ -33,7 +33,10 @@ describe('events', () => {
     for (const target of Object.values(EVENT_ALIASES)) expect(EVENT_NAMES).toContain(target);
   });
 
-  it('gates exactly the three events that can block', () => {
+  it('gates exactly the events that can block (a blocked stop keeps the agent going)', () => {
     expect(EVENT_NAMES.filter((e) => eventSpec(e).gated).sort()).toEqual(['before_tool_call', 'permission_request', 'user_prompt_submit']);
+    expect(EVENT_NAMES.filter((e) => eventSpecFor(e, 'claude').gated).sort()).toEqual(['before_tool_call', 'conversation_done', 'permission_request', 'sub_agent_end', 'user_prompt_submit']);
+    expect(eventSpecFor('conversation_done', 'claude').keys).toContain('action:block');
+    expect(eventSpecFor('conversation_done', undefined).keys).not.toContain('action:block');
   });
 });

@@ -107,9 +107,15 @@ describe('action and reason', () => {
   });
 
   it('ignores a block on an event that cannot block', () => {
-    const c = chain('after_tool_call');
-    expect(apply(c, '{"action":"block"}').map((w) => w.message)).toEqual(['hook "h": action ignored: it does not apply to event after_tool_call']);
+    const c = chain('session_start');
+    expect(apply(c, '{"action":"block"}').map((w) => w.message)).toEqual(['hook "h": action ignored: it does not apply to event session_start']);
     expect(c.decision.blocked).toBe(false);
+  });
+
+  it('turns a block after a tool into block_feedback, not a block', () => {
+    const c = chain('after_tool_call');
+    expect(apply(c, '{"action":"block"}')).toEqual([]);
+    expect(c.decision).toMatchObject({ blocked: false, block_feedback: 'blocked by hook "h"' });
   });
 });
 

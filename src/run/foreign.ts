@@ -1,0 +1,26 @@
+// Foreign hook scripts (`run.protocol: claude | codex | gemini`): the agent's
+// input JSON on stdin instead of the envelope, no payload or result file, and
+// the exit code and stdout read by that agent's rules.
+
+import type { Hook } from '../core/config.js';
+import { isJsonObject, parseJson, stringifyJson } from '../core/json.js';
+import { envelopeToAgentInput } from '../core/protocols/foreign-input.js';
+import { type AgentRun, readAgentOutcome } from '../core/protocols/foreign-output.js';
+
+export interface ForeignInput {
+  stdin: string;
+  agentEvent: string;
+}
+
+/** The stdin of a foreign hook, from the envelope text `fire` would send a Chrys hook. */
+export function foreignInput(hook: Hook, payload: string): ForeignInput | undefined {
+  const protocol = hook.run.protocol;
+  if (!protocol) return undefined;
+  const envelope = parseJson(payload);
+  const input = envelopeToAgentInput(protocol, isJsonObject(envelope) ? envelope : {}, hook.event);
+  return { stdin: stringifyJson(input), agentEvent: typeof input.hook_event_name === 'string' ? input.hook_event_name : hook.event };
+}
+
+export function foreignOutcome<T extends AgentRun>(hook: Hook, input: ForeignInput, run: T): T {
+  return hook.run.protocol ? readAgentOutcome(hook.run.protocol, input.agentEvent, run) : run;
+}

@@ -1,0 +1,121 @@
+// `fire --protocol claude|codex|gemini` and `--fail-closed` through the binary:
+// the agent's hook input in, Chrys hooks run, the answer in the agent's format.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Sandbox, hookYaml, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const RM_GUARD = hookYaml({
+  id: 'no-rm',
+  match: 'tool_kind: process.exec\nargs:\n  command: { regex: "rm\\\\s+-rf" }',
+  run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"rm -rf is not allowed\\"}" > "$CHRYS_HOOK_RESULT"'`,
+});
+const PRE = (s: Sandbox, command: string) => JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: s.workspace, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+
+async function fire(s: Sandbox, input: string, args: string[], env: Record<string, string> = {}) {
+  const r = await s.run(['fire', ...args], { input, env });
+  return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout) : undefined };
+}
+
+describe('fire --protocol', () => {
+  it('a Claude PreToolUse input meets a Chrys project hook: denied in Claude format, or exit 2 with --exit-code', async () => {
+    const s = sandbox();
+    s.projectHooks(`hooks:\n${RM_GUARD}\n`);
+    const denied = await fire(s, PRE(s, 'rm -rf /'), ['--protocol', 'claude', '--project-hooks']);
+    expect(denied).toMatchObject({ exitCode: 0, json: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' } } });
+    const exit2 = await fire(s, PRE(s, 'rm -rf /'), ['--protocol', 'claude', '--project-hooks', '--exit-code']);
+    expect(exit2).toMatchObject({ exitCode: 2, stdout: '', stderr: 'rm -rf is not allowed' });
+    expect(await fire(s, PRE(s, 'ls'), ['--protocol', 'claude', '--project-hooks', '--exit-code'])).toMatchObject({ exitCode: 0, json: {} });
+    // Without trust the project hook is dormant, and Claude is told so.
+    const dormant = await fire(s, PRE(s, 'rm -rf /'), ['--protocol', 'claude']);
+    expect(dormant.json).toEqual({ systemMessage: expect.stringContaining('project_hooks_dormant') });
+  });
+
+  it('answers Codex with an explicit allow beside updatedInput, and Gemini with tool_input', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'dry', match: 'tool_kind: process.exec', run: `type: shell\nshell: 'echo "{\\"action\\": \\"modify\\", \\"args_override\\": {\\"command\\": \\"make -n\\"}}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
+    const codex = await fire(s, PRE(s, 'make'), ['--protocol', 'codex']);
+    expect(codex.json).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'make -n' } } });
+    const gemini = await fire(s, JSON.stringify({ hook_event_name: 'BeforeTool', session_id: 'g', cwd: s.workspace, timestamp: 'x', tool_name: 'run_shell_command', tool_input: { command: 'make', dir: '.' } }), ['--protocol', 'gemini']);
+    expect(gemini.json).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { command: 'make -n', dir: '.' } } });
+  });
+
+  it('a Chrys block after a tool is block_feedback, answered as decision: block on PostToolUse', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'lint', event: 'after_tool_call', run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"lint: 2 errors\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
+    const input = JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', cwd: s.workspace, tool_name: 'Edit', tool_input: { file_path: 'a.ts' }, tool_response: { success: true } });
+    expect((await fire(s, input, ['--protocol', 'claude'])).json).toEqual({ decision: 'block', reason: 'lint: 2 errors' });
+    const { decision } = await s.fire({ event: 'PostToolUse', tool: { name: 'Edit', args: {} }, result: { text: 'ok' } });
+    expect(decision).toMatchObject({ blocked: false, block_feedback: 'lint: 2 errors', blocked_by: null, warnings: [] });
+  });
+
+  it('an unknown hook_event_name gets "no decision" plus a warning, exit 0; tool_input that is not an object is a warning', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${RM_GUARD}\n`);
+    const unknown = await fire(s, JSON.stringify({ hook_event_name: 'PreToolUseX', tool_name: 'Bash' }), ['--protocol', 'claude', '--exit-code']);
+    expect(unknown).toMatchObject({ exitCode: 0, json: { systemMessage: expect.stringContaining('agent_event_unknown') } });
+    const notObject = await fire(s, JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: 'rm -rf /' }), ['--protocol', 'claude']);
+    expect(notObject).toMatchObject({ exitCode: 0, json: { systemMessage: expect.stringContaining('agent_input_invalid') } });
+    const missing = await fire(s, '{"tool_name":"Bash"}', ['--protocol', 'claude']);
+    expect(missing).toMatchObject({ exitCode: 65, json: { error: { code: 'missing_event' } } });
+    const bad = await s.run(['fire', '--protocol', 'copilot'], { input: '{}' });
+    expect(bad.exitCode).toBe(64);
+  });
+
+  it('maps every Claude event it knows, and keeps Stop/SessionStart contexts', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${['session_start', 'conversation_done', 'pre_compact', 'other', 'tool_error', 'sub_agent_end'].map((event) => hookYaml({ id: `ctx-${event}`, event, run: `type: shell\nshell: 'printf "{\\"context\\": \\"%s\\"}" "$CHRYS_HOOK_EVENT" > "$CHRYS_HOOK_RESULT"'` })).join('\n')}\n`);
+    const reply = async (event: string, extra: object = {}) => (await fire(s, JSON.stringify({ hook_event_name: event, session_id: 's', cwd: s.workspace, ...extra }), ['--protocol', 'claude'])).json;
+    expect(await reply('SessionStart', { source: 'startup' })).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'session_start' } });
+    expect(await reply('Stop', { stop_hook_active: false })).toEqual({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'conversation_done' } });
+    expect(await reply('SubagentStop')).toEqual({ hookSpecificOutput: { hookEventName: 'SubagentStop', additionalContext: 'sub_agent_end' } });
+    expect(await reply('PostToolUseFailure', { tool_name: 'Bash', tool_input: {}, error: 'boom' })).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: 'tool_error' } });
+    expect(await reply('PreCompact', { trigger: 'auto' })).toEqual({}); // PreCompact reads no additionalContext
+    expect(await reply('Notification', { message: 'hi' })).toEqual({});
+  });
+
+  it('handles a 50 MiB tool_response', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'size', event: 'after_tool_call', run: `type: shell\nshell: 'wc -c < "$CHRYS_HOOK_PAYLOAD_FILE" | tr -d " " > "$CHRYS_WORKSPACE/size"; cat > /dev/null'` })}\n`);
+    const big = 'x'.repeat(50 * 1024 * 1024);
+    const r = await fire(s, JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 's', cwd: s.workspace, tool_name: 'Read', tool_input: {}, tool_response: big }), ['--protocol', 'claude']);
+    expect(r).toMatchObject({ exitCode: 0, json: {} });
+    expect(Number(readFileSync(join(s.workspace, 'size'), 'utf8'))).toBeGreaterThan(big.length);
+  });
+});
+
+describe('fire --protocol with no hooks files', () => {
+  it('answers without the YAML parser or zod, and creates nothing', async () => {
+    const s = sandbox();
+    const pkg = s.packageCopy();
+    expect(pkg.removeParserChunks().length).toBeGreaterThan(0);
+    const r = await pkg.fire({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } }, ['--protocol', 'claude', '--fail-closed']);
+    expect(r).toMatchObject({ exitCode: 0, stdout: '{}' });
+  });
+});
+
+describe('fire --fail-closed', () => {
+  it('an invalid hooks file blocks a guarded event in the chosen protocol; CHRYS_HOOKS_FAIL_CLOSED=1 does the same', async () => {
+    const s = sandbox();
+    s.globalHooks('hooks:\n  - id: typo\n    event: before_tool_call\n    run: { type: script, paht: x.sh }\n');
+    const open = await fire(s, PRE(s, 'rm -rf /'), ['--protocol', 'claude']);
+    expect(open.json).toEqual({ systemMessage: expect.stringContaining('hooks_config_invalid') });
+    const closed = await fire(s, PRE(s, 'rm -rf /'), ['--protocol', 'claude', '--fail-closed']);
+    expect(closed.json.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('chrys-hooks fails closed') });
+    expect(closed.json.systemMessage).toContain('fail_closed');
+    const byEnv = await fire(s, PRE(s, 'ls'), ['--protocol', 'codex', '--exit-code'], { CHRYS_HOOKS_FAIL_CLOSED: '1' });
+    expect(byEnv).toMatchObject({ exitCode: 2, stderr: expect.stringContaining('fails closed') });
+    const chrys = await s.fire({ event: 'permission_request', tool: { name: 'x' } }, ['--fail-closed']);
+    expect(chrys.decision).toMatchObject({ blocked: true, permission: 'deny', blocked_by: { id: 'fail-closed', source: 'global' } });
+    // Observers are not blocked: the tool already ran.
+    const after = await fire(s, JSON.stringify({ hook_event_name: 'PostToolUse', cwd: s.workspace, tool_name: 'Bash', tool_input: {} }), ['--protocol', 'claude', '--fail-closed']);
+    expect(after.json.decision).toBeUndefined();
+  });
+
+  it('leaves a valid setup alone', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${RM_GUARD}\n`);
+    expect((await fire(s, PRE(s, 'ls'), ['--protocol', 'claude', '--fail-closed'])).json).toEqual({});
+  });
+});
