@@ -13,11 +13,12 @@ import { agentToEnvelope, type Inbound } from '../core/protocols/inbound.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from '../core/protocols/names.js';
 import { decisionToReply } from '../core/protocols/reply.js';
 import { fireEnvelope } from '../engine/fire.js';
+import type { Trace } from '../engine/trace.js';
 import type { CliGlobals } from './globals.js';
 import { fireNotices } from './notices.js';
 import type { CommandResult } from './output.js';
 
-export async function runAgentFire(input: string, opts: Record<string, unknown>, globals: CliGlobals, failClosed: boolean): Promise<CommandResult> {
+export async function runAgentFire(input: string, opts: Record<string, unknown>, globals: CliGlobals & { trace?: Trace }, failClosed: boolean): Promise<CommandResult> {
   const protocol = protocolOf(opts.protocol);
   const flagEvent = typeof opts.event === 'string' ? opts.event : undefined;
   const inbound = protocol ? agentInbound(protocol, input, flagEvent) : chrysInbound(input, flagEvent);
@@ -29,7 +30,8 @@ export async function runAgentFire(input: string, opts: Record<string, unknown>,
     decision = await fireGuarded(inbound.envelope, inbound.event, globals, failClosed);
     decision.warnings.unshift(...inbound.warnings);
   }
-  const notices = fireNotices(decision.warnings);
+  const explained = globals.trace ? [(await import('./explain.js')).renderTrace(globals.trace, decision)] : [];
+  const notices = [...explained, ...fireNotices(decision.warnings)];
   if (!protocol) {
     return { stdout: stringifyJson(decision as unknown as Json, 2), stderr: notices, exitCode: opts.exitCode && decision.blocked ? EXIT.blocked : EXIT.ok };
   }

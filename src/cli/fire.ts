@@ -1,24 +1,30 @@
 // `chrys-hooks fire`: envelope in, one decision object out (CONTRACT §7).
 // With --protocol or --fail-closed the agent bridge (fire-agent.ts) is loaded.
+// With --explain (or CHRYS_HOOKS_DEBUG=1) a human trace goes to stderr;
+// stdout is the same decision either way.
 
 import { EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
 import { fire } from '../engine/fire.js';
+import { newTrace } from '../engine/trace.js';
 import type { CliGlobals } from './globals.js';
 import { fireNotices } from './notices.js';
 import type { CommandResult } from './output.js';
 
 export async function runFire(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const input = globals.readInput(typeof opts.input === 'string' ? opts.input : undefined);
+  const debug = process.env.CHRYS_HOOKS_DEBUG;
+  const trace = opts.explain || (debug !== undefined && debug !== '' && debug !== '0') ? newTrace() : undefined;
   const failClosed = opts.failClosed === true || process.env.CHRYS_HOOKS_FAIL_CLOSED === '1';
   if (opts.protocol !== undefined || failClosed) {
     const { runAgentFire } = await import('./fire-agent.js');
-    return runAgentFire(input, opts, globals, failClosed);
+    return runAgentFire(input, opts, { ...globals, ...(trace ? { trace } : {}) }, failClosed);
   }
-  const decision = await fire(input, { ...globals, ...(typeof opts.event === 'string' ? { event: opts.event } : {}) });
+  const decision = await fire(input, { ...globals, ...(typeof opts.event === 'string' ? { event: opts.event } : {}), ...(trace ? { trace } : {}) });
+  const explained = trace ? [(await import('./explain.js')).renderTrace(trace, decision)] : [];
   return {
     stdout: stringifyJson(decision as unknown as Json, 2),
-    stderr: fireNotices(decision.warnings),
+    stderr: [...explained, ...fireNotices(decision.warnings)],
     exitCode: opts.exitCode && decision.blocked ? EXIT.blocked : EXIT.ok,
   };
 }

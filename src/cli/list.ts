@@ -3,11 +3,11 @@
 import { EXIT } from '../core/errors.js';
 import { lookupEvent, type EventName } from '../core/events.js';
 import { ChrysError } from '../core/errors.js';
-import { listHooks } from '../engine/inspect.js';
+import { type ListedHook, listHooks } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
-import { paint, renderSources, renderWarnings, table } from './render.js';
+import { type Paint, describeTrust, paint, renderSources, renderWarnings, table } from './render.js';
 
 export function eventOption(opts: Record<string, unknown>): EventName | undefined {
   if (typeof opts.event !== 'string') return undefined;
@@ -18,16 +18,19 @@ export function eventOption(opts: Record<string, unknown>): EventName | undefine
 
 export async function runList(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const event = eventOption(opts);
-  const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}) });
+  const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}), stats: Boolean(opts.stats) });
   if (opts.json) {
-    return { stdout: JSON.stringify({ sources: config.sources, warnings: config.warnings, hooks }, null, 2), exitCode: EXIT.ok };
+    return { stdout: JSON.stringify({ sources: config.sources, project_trust: config.projectTrust, warnings: config.warnings, hooks }, null, 2), exitCode: EXIT.ok };
   }
   const k = paint(globals.color);
   const lines = [...invalidFileLines(config.warnings).map((l) => k.red(l)), k.bold('sources'), ...renderSources(config.sources, k)];
+  if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) lines.push(`  ${k.gray(`project hooks ${describeTrust(config.projectTrust)}`)}`);
   if (config.warnings.length) lines.push('', k.bold('warnings'), ...renderWarnings(config.warnings, k));
   lines.push('');
   if (hooks.length === 0) {
     lines.push(event ? `no hooks for ${event}` : 'no hooks');
+  } else if (opts.stats) {
+    lines.push(...statsTable(hooks, k));
   } else {
     const rows = [['#', 'id', 'source', 'event', 'mode', 'match', 'enabled', 'last run'].map((h) => k.bold(h))];
     for (const h of hooks) {
@@ -37,4 +40,15 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
     lines.push(...table(rows));
   }
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
+}
+
+const ms = (v: number | null): string => (v === null ? '-' : `${v} ms`);
+
+function statsTable(hooks: ListedHook[], k: Paint): string[] {
+  const rows = [['#', 'id', 'source', 'event', 'runs', 'failures', 'timeouts', 'p50', 'p95', 'last status'].map((h) => k.bold(h))];
+  for (const h of hooks) {
+    const s = h.stats!;
+    rows.push([String(h.position), h.id, h.source, h.event, String(s.runs), String(s.failures), String(s.timeouts), ms(s.p50_ms), ms(s.p95_ms), s.last_status ?? '-']);
+  }
+  return [...table(rows), k.gray('from the run history (the last 200-400 runs per hook)')];
 }

@@ -20,6 +20,10 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   'drain-outbox': async () => (await import('./drain.js')).runDrain,
   events: async () => (await import('./events.js')).runEvents,
   import: async () => (await import('./import.js')).runImport,
+  trust: async () => (await import('./trust.js')).runTrust,
+  untrust: async () => (await import('./trust.js')).runUntrust,
+  test: async () => (await import('./test-hook.js')).runTest,
+  init: async () => (await import('./init.js')).runInit,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {

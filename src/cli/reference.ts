@@ -14,7 +14,7 @@ export interface ExitStatus {
 
 export const EXIT_STATUSES: readonly ExitStatus[] = [
   { code: EXIT.ok, meaning: 'success; for `fire`, a decision was printed (blocked or not)', stdout: 'the decision, or the command output' },
-  { code: EXIT.findings, meaning: '`validate` found an error (or, with `--strict`, a warning); `import --write` refused to replace a hooks file or to write through a symbolic link', stdout: 'the diagnostics' },
+  { code: EXIT.findings, meaning: '`validate` found an error (or, with `--strict`, a warning); `test`: the hook did not run or did not exit 0; `trust`, `init`: refused (no or invalid project file, not confirmed, a file exists); `import --write` refused to replace a hooks file or to write through a symbolic link', stdout: 'the diagnostics, the test report, or what would be trusted' },
   { code: EXIT.blocked, meaning: '`fire --exit-code` only: the decision is a block (with `--protocol`, where the agent blocks on exit 2: the reason is on stderr, stdout is empty)', stdout: 'the decision' },
   { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
   { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
@@ -31,6 +31,8 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   input_too_large: 'the envelope is over 64 MiB (65)',
   input_unreadable: 'stdin or the `--input` file cannot be read; for `import`, no agent config found (65)',
   file_exists: '`import --write`: a hooks file exists (without `--force`) or a symbolic link is on the way (1)',
+  not_found: 'not from `fire`: `trust` found no project hooks file (1)',
+  refused: 'not from `fire`: `trust`, `untrust` or `init` refused (1)',
   internal: 'a bug in chrys-hooks (70)',
 };
 
@@ -45,7 +47,8 @@ export const FILES: readonly Entry[] = [
   { name: '<config_dir>/settings.yaml', about: 'user settings (else settings.yml, else settings.json): project.hooks_enabled' },
   { name: '<config_dir>/hooks/tmp/', about: 'per-run payload and result files (0600), deleted after each run' },
   { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs, kept seven days' },
-  { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/)' },
+  { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/, also the hashes of trusted files)' },
+  { name: '<config_dir>/hooks/state/trust.json', about: 'the workspaces trusted by content: per workspace real path, the hooks file and each referenced file with its SHA-256 (0600; written only by trust and untrust)' },
   { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/' },
 ];
 
@@ -55,7 +58,9 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'NO_COLOR', about: 'plain output, as --no-color' },
   { name: 'CHRYS_HOOKS_FAIL_CLOSED', about: '1: as `fire --fail-closed`, an internal error or an invalid hooks file blocks a guarded event' },
   { name: 'CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID', about: 'set for `run.protocol` hooks (the workspace; the session id), as the agent sets them' },
-  { name: 'CHRYS_HOOKS_DEBUG', about: 'set: an internal error (exit 70) also prints its stack trace on stderr' },
+  { name: 'CHRYS_HOOKS', about: '0/false/no/off: every hook is off (fire warns hooks_disabled); global hooks with locked: true still run' },
+  { name: 'CHRYS_HOOKS_SKIP', about: 'id1,id2: skip those hooks (listed skipped, reason "skipped by CHRYS_HOOKS_SKIP"); not locked ones; an unknown id warns skip_unknown_hook' },
+  { name: 'CHRYS_HOOKS_DEBUG', about: 'set (not 0): fire traces on stderr as with --explain; an internal error (exit 70) also prints its stack trace' },
 ];
 
 export const EXAMPLES: readonly Entry[] = [
@@ -66,6 +71,8 @@ export const EXAMPLES: readonly Entry[] = [
   { name: 'chrys-hooks fire --protocol claude --fail-closed', about: 'as a Claude Code command hook: Claude\'s hook input in, Claude\'s answer out' },
   { name: 'chrys-hooks import --from claude', about: 'print a hooks.yaml equivalent to .claude/settings.json' },
   { name: 'chrys-hooks events', about: 'every event with its aliases, decision keys and payload fields' },
+  { name: 'chrys-hooks trust', about: "review and trust this workspace's project hooks by content" },
+  { name: 'chrys-hooks test protect-env', about: 'run one hook on a sample envelope and show what it saw, printed and decided' },
   { name: '* * * * * chrys-hooks drain-outbox', about: 'a crontab line that delivers durable jobs' },
 ];
 
@@ -93,7 +100,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   script_not_found: 'a `run.path` script or a `prompt_file` that does not exist',
   interpreter_not_found: 'no interpreter on PATH for the script\'s extension',
   event_alias: 'an event alias, with its canonical name',
-  project_hooks_dormant: 'a project hooks file exists but project hooks are not enabled; it is not read',
+  project_hooks_dormant: 'a project hooks file exists but project hooks are not enabled (no switch, and the workspace is not trusted by `chrys-hooks trust`); it is not read',
   hooks_config_invalid: 'the global hooks file has an error and is off (`fire` also says so on stderr)',
   project_hooks_config_invalid: 'the project hooks file has an error and is off (`fire` also says so on stderr)',
   duplicate_hook_id: 'the same id in the project and the global file; both run, project first',
@@ -112,4 +119,10 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   agent_event_unknown: '`fire --protocol`: an event name the agent does not document; no hooks ran and the agent gets "no decision"',
   agent_input_invalid: '`fire --protocol`: `tool_input` is not an object; `tool.args` is left out, so argument matchers see nothing',
   fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed or a hooks file is invalid',
+  locked_in_project: '`locked` in a project hooks file: only a global hook can be locked against the kill switches',
+  project_hooks_changed: 'the project hooks file or a file its hooks reference changed, appeared or went since `chrys-hooks trust`; names each; the layer is dormant until trusted again',
+  trust_record_invalid: 'the trust record is corrupt, a directory, a symlink, unreadable, or inside the workspace; it trusts nothing',
+  hooks_disabled: '`CHRYS_HOOKS=0`: every hook is off (locked global hooks excepted, named in the message)',
+  skip_unknown_hook: '`CHRYS_HOOKS_SKIP` names an id that is no loaded hook',
+  hook_locked: 'a `locked: true` global hook ran although `CHRYS_HOOKS=0` or `CHRYS_HOOKS_SKIP` would turn it off',
 };

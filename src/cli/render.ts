@@ -2,6 +2,7 @@
 
 import kleur from 'kleur';
 import type { Warning } from '../core/diagnostics.js';
+import type { ProjectTrust } from '../core/trust.js';
 import type { Source } from '../config/load.js';
 
 export type Paint = typeof kleur;
@@ -38,3 +39,18 @@ export function table(rows: string[][], widths?: number[]): string[] {
 
 // eslint-disable-next-line no-control-regex
 const visible = (s: string): string => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+const RULE_NAMES: Record<ProjectTrust['rule'], string> = {
+  cli_flag: 'command line',
+  env: 'environment',
+  settings: 'user settings',
+  trust_record: 'trust record',
+  none: 'no rule',
+};
+
+/** "enabled by trust record (trusted by ... on ...)" / "not enabled: ...". */
+export function describeTrust(t: ProjectTrust): string {
+  if (t.trusted) return `enabled by ${RULE_NAMES[t.rule]} (${t.detail})`;
+  if (t.rule === 'none') return 'not enabled: this workspace is not trusted (run `chrys-hooks trust`, or use --project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled in settings)';
+  return `not enabled by ${RULE_NAMES[t.rule]} (${t.detail})`;
+}

@@ -6,7 +6,7 @@ import { resolvePlan } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
-import { paint, renderSources, renderWarnings, table } from './render.js';
+import { describeTrust, paint, renderSources, renderWarnings, table } from './render.js';
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -25,7 +25,7 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
     ...invalidFileLines(r.warnings).map((l) => k.red(l)),
     `${k.bold('config dir')}  ${r.config_dir}`,
     `${k.bold('workspace')}   ${r.workspace}`,
-    `${k.bold('project hooks')} ${r.project_hooks_enabled ? 'enabled' : 'not enabled (--project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled in settings)'}`,
+    `${k.bold('project hooks')} ${describeTrust(r.project_trust)}`,
     '',
     k.bold('sources'),
     ...renderSources(r.sources, k),

@@ -45,6 +45,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       INPUT_OPTION,
       { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
       { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks or a hooks file is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
+      { flags: '--explain', description: 'trace sources, trust and each hook on stderr (also CHRYS_HOOKS_DEBUG=1)' },
     ],
     examples: [
       `echo '{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":".env"}}}' | chrys-hooks fire`,
@@ -66,8 +67,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'list',
     summary: 'show the merged, ordered hook chain',
     description: 'Lists every hook of both layers in run order with its match, mode and last run.',
-    options: [EVENT_OPTION, { flags: '--json', description: 'machine-readable output' }],
-    examples: ['chrys-hooks list --event before_tool_call'],
+    options: [EVENT_OPTION, { flags: '--json', description: 'machine-readable output' }, { flags: '--stats', description: 'per hook: runs, failures, timeouts, p50/p95 duration from the run history' }],
+    examples: ['chrys-hooks list --event before_tool_call', 'chrys-hooks list --stats'],
   },
   {
     name: 'resolve',
@@ -108,6 +109,48 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'Prints the event catalogue: each canonical event, whether a blocking hook can block it, the decision keys that apply, the payload fields it carries and the names other agents use for it.',
     options: [{ flags: '--json', description: 'machine-readable output' }],
     examples: ['chrys-hooks events', 'chrys-hooks events --json'],
+  },
+  {
+    name: 'trust',
+    summary: "trust this workspace's project hooks by content",
+    description: 'Shows the project hooks file and every script and prompt file it references, with their SHA-256, and records them as trusted. The project layer loads while none of them changes.',
+    options: [
+      { flags: '--yes', description: 'trust without asking (needed when stdin is not a terminal)' },
+      { flags: '--list', description: 'list the trusted workspaces and whether they changed' },
+      { flags: '--json', description: 'machine-readable output' },
+    ],
+    examples: ['chrys-hooks trust', 'chrys-hooks trust --cwd ~/src/app --yes', 'chrys-hooks trust --list'],
+  },
+  {
+    name: 'untrust',
+    args: '[dir]',
+    summary: 'forget the trust of a workspace (default: --cwd, else the current directory)',
+    description: "Removes the workspace from the trust record; its project hooks are dormant again.",
+    options: [],
+    examples: ['chrys-hooks untrust', 'chrys-hooks untrust ~/src/app'],
+  },
+  {
+    name: 'test',
+    args: '<hook-id>',
+    summary: 'run one hook now and show what it saw, printed and decided',
+    description: 'Runs exactly one hook synchronously, as the blocking chain would, even when it would not match (saying so). Writes nothing to the outbox, the run history or the once-per-session stamps. Exit 0 when the hook ran and exited 0, else 1.',
+    options: [
+      { ...INPUT_OPTION, description: 'the envelope (default: a sample built for the hook)' },
+      { ...EVENT_OPTION, description: "event of the sample envelope (default: the hook's)" },
+      { flags: '--source <layer>', description: 'pick the hook of this layer when both define the id', choices: ['project', 'global'] },
+      { flags: '--json', description: 'machine-readable output' },
+    ],
+    examples: ['chrys-hooks test protect-env', 'chrys-hooks test protect-env --input envelope.json --json'],
+  },
+  {
+    name: 'init',
+    summary: 'write a starter hooks file and its example scripts',
+    description: 'Writes a commented hooks.yaml with one example per common job (guard, argument rewrite, prompt reminder, async telemetry, durable follow-up) and their scripts. Never overwrites a file.',
+    options: [
+      { flags: '--global', description: 'write the global hooks file (default: the project one)' },
+      { flags: '--protocol <name>', description: 'the hook protocol of the examples', choices: ['chrys', 'claude'] },
+    ],
+    examples: ['chrys-hooks init', 'chrys-hooks init --global'],
   },
 ];
 

@@ -26,8 +26,8 @@ interface Entry<T> {
   value: T;
 }
 
-/** What is cached about which file: a hooks file per layer, or the user settings. */
-export type CacheKind = Layer | 'settings';
+/** What is cached about which file: a hooks file per layer, the user settings, or a trusted file's hash. */
+export type CacheKind = Layer | 'settings' | 'sha256';
 
 export const cacheDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'cache');
 const entryPath = (dir: string, path: string, kind: CacheKind): string =>

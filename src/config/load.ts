@@ -14,8 +14,9 @@ import {
   samePhysicalFile,
   shadowedMessage,
   shadowing,
-  trustOverride,
 } from './locations.js';
+import type { ProjectTrust } from '../core/trust.js';
+import { NOT_TRUSTED, decideProjectTrust, switchTrust } from './project-trust.js';
 import type { JsonPath } from '../core/json.js';
 import type { RawHooksFile } from '../core/schema.js';
 import { type CachedFile, cacheDir, fileIdentity, readCache, writeCache } from './cache.js';
@@ -36,6 +37,8 @@ export interface LoadedConfig {
   configDir: string;
   workspace: string;
   projectHooksEnabled: boolean;
+  /** Which rule loaded (or did not load) the project layer. */
+  projectTrust: ProjectTrust;
   sources: Source[];
   /** Project hooks in file order, then global hooks in file order. */
   hooks: Hook[];
@@ -164,8 +167,10 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
   const dirProblem = globalPath ? undefined : configDirProblem(opts);
   if (dirProblem) warnings.push({ code: 'config_dir_not_found', path: configDir, message: dirProblem });
-  let enabled = trustOverride(opts);
-  if (enabled === undefined) enabled = projectPath && !sameFile ? await settingsTrust(configDir, warnings, fileOpts.cache) : false;
+  const trust = projectPath && !sameFile
+    ? await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, fileOpts.cache), ...fileOpts.cache ? { cacheDir: fileOpts.cache } : {} }, warnings)
+    : (switchTrust(opts) ?? NOT_TRUSTED);
+  const enabled = trust.trusted;
 
   let global: FileLoad | undefined;
   if (globalPath) {
@@ -184,11 +189,7 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
     sources.push({ layer: 'project', path: projectPath, state: 'same-file' });
   } else if (!enabled) {
     sources.push({ layer: 'project', path: projectPath, state: 'dormant' });
-    warnings.push({
-      code: 'project_hooks_dormant',
-      path: projectPath,
-      message: `project hooks file ${projectPath} is not loaded: project hooks are not enabled (use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`,
-    });
+    if (!warnings.some((w) => w.code === 'project_hooks_changed')) warnings.push(dormantWarning(projectPath, trust, configDir));
   } else {
     project = await loadHooksFile(projectPath, 'project', fileOpts);
     diagnostics.push(...project.diagnostics);
@@ -221,6 +222,7 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
     configDir,
     workspace: opts.workspace,
     projectHooksEnabled: enabled,
+    projectTrust: trust,
     sources,
     hooks,
     settings: mergeSettings(project?.settings, global?.settings),
@@ -231,6 +233,13 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
 
 /** A hook left out by a hook-level error is, at run time, a skipped hook. */
 const loadWarning = (d: Diagnostic): Warning => (HOOK_LEVEL_ERRORS.has(d.code) ? { ...toWarning(d), code: 'hook_skipped' } : toWarning(d));
+
+function dormantWarning(projectPath: string, trust: ProjectTrust, configDir: string): Warning {
+  const why = trust.rule === 'none'
+    ? `this workspace is not trusted (run \`chrys-hooks trust\` to review and trust its hooks, or use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`
+    : `project hooks are turned off by ${trust.detail}`;
+  return { code: 'project_hooks_dormant', path: projectPath, message: `project hooks file ${projectPath} is not loaded: ${why}` };
+}
 
 function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_invalid', layer: Layer, file: FileLoad): Warning {
   const errors = file.diagnostics.filter((d) => d.severity === 'error');

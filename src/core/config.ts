@@ -63,6 +63,8 @@ export interface Hook {
   id: string;
   event: EventName;
   enabled: boolean;
+  /** A global hook the kill switches (CHRYS_HOOKS=0, CHRYS_HOOKS_SKIP) cannot turn off. */
+  locked?: boolean;
   description: string;
   match: Match | undefined;
   run: Run;
@@ -131,6 +133,9 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
     const execution = normaliseExecution(h, (path, code, message, severity = 'error') => add(severity, at('execution', ...path), code, message, hookInfo));
     const run = normaliseRun(h, (path, code, message) => add('error', at('run', ...path), code, message, hookInfo));
     const enabled = h.enabled ?? true;
+    if (h.locked !== undefined && source === 'project') {
+      add('error', at('locked'), 'locked_in_project', `hook "${id}": locked is allowed only in the global hooks file`, { ...hookInfo, hint: 'a project cannot stop its users from skipping its hooks; remove locked' });
+    }
     const { match, regexErrors } = normaliseMatch(h);
     for (const e of regexErrors) {
       if (!enabled) continue;
@@ -150,7 +155,7 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
       }
     }
     if (!run || !execution || (enabled && regexErrors.length > 0)) return;
-    hooks.push({ id, event, enabled, description: h.description ?? '', match, run, execution, source, file, index });
+    hooks.push({ id, event, enabled, ...(h.locked === true && source === 'global' ? { locked: true } : {}), description: h.description ?? '', match, run, execution, source, file, index });
   });
 
   return { hooks, settings: settingsOf(raw.settings), findings };

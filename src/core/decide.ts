@@ -6,6 +6,7 @@ import type { Hook, Layer, Mode } from './config.js';
 import { type DecisionKey, type EventName, type EventSpec, eventSpec } from './events.js';
 import { type Json, type JsonObject, isJsonObject } from './json.js';
 import type { Warning } from './diagnostics.js';
+import type { ProjectTrust } from './trust.js';
 
 export type Channel = 'pre_prompt' | 'tool_preface' | 'ui_notice';
 export type Permission = 'allow' | 'ask' | 'deny';
@@ -37,6 +38,8 @@ export interface Decision {
   contexts: { channel: Channel; text: string; hook: string }[];
   hooks: HookReport[];
   warnings: Warning[];
+  /** Which rule loaded (or did not load) the project layer; only when a project hooks file exists. */
+  project_trust?: ProjectTrust;
 }
 
 /** How a hook process ended, classified once by the runner. */
@@ -80,6 +83,8 @@ export interface Chain {
   argsModified: boolean;
   /** The event's rules for this firing, where an agent protocol changes them (eventSpecFor). */
   spec?: EventSpec;
+  /** When present, the result keys that took effect are appended (for --explain and `test`). */
+  applied?: string[];
 }
 
 const specOf = (chain: Chain): EventSpec => chain.spec ?? eventSpec(chain.decision.event);
@@ -218,6 +223,7 @@ const APPLY_ORDER: readonly ResultKey[] = ['args', 'args_override', 'system_remi
 /** Applies one blocking hook's successful result; returns the warnings it earned. */
 export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warning[] {
   const warnings: Warning[] = [];
+  const wasBlocked = chain.decision.blocked;
   const spec = specOf(chain);
   const ignored = (key: string, why: string): void => {
     warnings.push({ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}": ${key} ignored: ${why}` });
@@ -244,7 +250,10 @@ export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warni
       continue;
     }
     strategy.apply(chain, value, hook, result);
+    if (key !== 'reason') chain.applied?.push(key);
   }
+  // `reason` takes effect only through the block this result made.
+  if (chain.applied && !wasBlocked && chain.decision.blocked && Object.hasOwn(result, 'reason')) chain.applied.push('reason');
   return warnings;
 }
 

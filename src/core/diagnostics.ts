@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'file_not_found',
   'unreadable_file',
   'invalid_regex',
+  'locked_in_project',
 ] as const;
 
 export const WARNING_CODES = [
@@ -48,6 +49,11 @@ export const WARNING_CODES = [
   'agent_event_unknown',
   'agent_input_invalid',
   'fail_closed',
+  'project_hooks_changed',
+  'trust_record_invalid',
+  'hooks_disabled',
+  'skip_unknown_hook',
+  'hook_locked',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
@@ -88,6 +94,8 @@ export const FIRE_LOAD_WARNINGS: ReadonlySet<DiagnosticCode> = new Set([
   'settings_invalid',
   'config_dir_not_found',
   'shadowed_file',
+  'project_hooks_changed',
+  'trust_record_invalid',
 ]);
 
 /**

@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'input_too_large'
   | 'input_unreadable'
   | 'file_exists'
+  | 'not_found'
+  | 'refused'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -23,6 +25,8 @@ const EXIT_OF: Record<ErrorCode, number> = {
   input_too_large: EXIT.badInput,
   input_unreadable: EXIT.badInput,
   file_exists: EXIT.findings,
+  not_found: EXIT.findings,
+  refused: EXIT.findings,
   internal: EXIT.internal,
 };
 

@@ -59,6 +59,7 @@ const hookSchema = z.strictObject({
   ),
   event: z.enum([...EVENT_NAMES, ...Object.keys(EVENT_ALIASES)] as [string, ...string[]]),
   enabled: z.optional(z.boolean()),
+  locked: z.optional(z.boolean()),
   description: z.optional(z.string()),
   match: z.optional(matchSchema),
   run: runSchema,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type Hook, settingValues } from '../core/config.js';
 import { type Chain, type Decision, type HookStatus, applyOutcome, emptyDecision } from '../core/decide.js';
 import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
+import { type KillSwitches, killSwitchWarnings, skipReason, switchedOff } from '../core/kill-switch.js';
 import { stringField } from '../core/envelope.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
 import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
@@ -22,16 +23,21 @@ import { recordRun } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
 import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
 import type { FireOptions } from './fire.js';
+import type { Trace, TraceVerdict } from './trace.js';
 import { type WorkerRun, startWorker } from './worker.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
-export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string }): Promise<Decision> {
+export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }): Promise<Decision> {
   let envelope = input;
   const workspace = opts.workspace;
   const decision = emptyDecision(event);
   const config = await loadConfig({ ...opts, cache: true });
   decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
-  const plan = planEvent(config.hooks, event);
+  if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) decision.project_trust = config.projectTrust;
+  decision.warnings.push(...killSwitchWarnings(opts.switches, config.hooks).filter((w) => w.event === undefined || w.event === event));
+  const trace = opts.trace;
+  if (trace) Object.assign(trace, { sources: config.sources, trust: decision.project_trust });
+  const plan = planEvent(config.hooks.filter((h) => !switchedOff(h, opts.switches)), event);
   const drains = event === 'after_turn' || event === 'session_end';
   if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 
@@ -45,8 +51,11 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   const once = new OnceGuard(config.configDir, ctx.sessionId);
   const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
   const agentProtocol = typeof envelope[AGENT_PROTOCOL_KEY] === 'string' ? (envelope[AGENT_PROTOCOL_KEY] as string) : undefined;
-  const chain: Chain = { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol) };
-  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(decision, hook, status, reason);
+  const chain: Chain = { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol), ...(trace ? { applied: [] } : {}) };
+  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(decision, hook, status, reason, trace);
+  const noMatch = (hook: Hook, reason: string): void => {
+    trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: reason });
+  };
 
   try {
     for (const hook of plan.blocking) {
@@ -55,9 +64,13 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
         continue;
       }
       const verdict = matchHook(hook, envelope);
-      if (verdict.verdict === 'no_match') continue;
-      if (verdict.verdict === 'skipped') {
-        skipped(hook, verdict.reason);
+      if (verdict.verdict === 'no_match') {
+        noMatch(hook, verdict.reason);
+        continue;
+      }
+      const skip = skipReason(hook, opts.switches) ?? (verdict.verdict === 'skipped' ? verdict.reason : undefined);
+      if (skip) {
+        skipped(hook, skip);
         continue;
       }
       const onceSkip = once.claim(hook);
@@ -66,8 +79,10 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
         continue;
       }
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(envelope), temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
+      if (chain.applied) chain.applied = [];
       const report = applyOutcome(chain, hook, record);
       decision.hooks.push(report);
+      trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: chain.applied ?? [] });
       recordRun(config.configDir, hook, { status: report.status, session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
       if (chain.argsModified) envelope = withArgs(envelope, chain.args);
     }
@@ -76,10 +91,15 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     const handoff: WorkerRun[] = [];
     for (const hook of plan.nonBlocking) {
       const verdict = matchHook(hook, envelope);
-      if (verdict.verdict === 'no_match') continue;
+      if (verdict.verdict === 'no_match') {
+        noMatch(hook, verdict.reason);
+        continue;
+      }
+      const switchSkip = skipReason(hook, opts.switches);
       if (decision.blocked) skipped(hook, notRunReason(decision), 'not_run');
+      else if (switchSkip) skipped(hook, switchSkip);
       else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
-      else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined });
+      else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined, trace });
     }
     if (handoff.length > 0) startWorker({ ctx, maxParallel: settingValues(config.settings).max_parallel_hooks, runs: handoff }, temp);
     await drainSession(event, ctx, settingValues(config.settings).shutdown_grace_seconds);
@@ -91,8 +111,9 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
 }
 
 /** A hooks[] line for a hook this process did not run itself (skipped, not run, started, queued). */
-function reportUnrun(decision: Decision, hook: Hook, status: HookStatus, reason?: string): void {
+function reportUnrun(decision: Decision, hook: Hook, status: HookStatus, reason?: string, trace?: Trace): void {
   decision.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, status, exit_code: null, duration_ms: null, ...(reason ? { reason } : {}) });
+  trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: status as TraceVerdict, ...(reason ? { detail: reason } : {}) });
 }
 
 interface NonBlockingContext {
@@ -102,11 +123,12 @@ interface NonBlockingContext {
   decision: Decision;
   handoff: WorkerRun[];
   sessionDir: string | undefined;
+  trace: Trace | undefined;
 }
 
 /** Queues (delayed durable), or hands to the worker, one matching non-blocking hook. */
 function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
-  const report = (status: HookStatus, reason?: string): void => reportUnrun(c.decision, hook, status, reason);
+  const report = (status: HookStatus, reason?: string): void => reportUnrun(c.decision, hook, status, reason, c.trace);
   const now = new Date();
   const delay = hook.execution.delay_seconds;
   const job = hook.execution.delivery === 'durable' ? newJob(hook, c.envelope, now, delay > 0 ? new Date(now.getTime() + delay * 1000) : undefined) : undefined;

@@ -5,15 +5,21 @@
 
 import { type Decision, emptyDecision } from '../core/decide.js';
 import { completeEnvelope, parseEnvelope } from '../core/envelope.js';
+import { type KillSwitches, hooksDisabledWarning, killSwitchesFrom } from '../core/kill-switch.js';
 import { discover } from '../config/discover.js';
 import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf } from '../config/locations.js';
 import type { Warning } from '../core/diagnostics.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
+import type { Trace } from './trace.js';
 
 export interface FireOptions extends GlobalOptions {
   event?: string;
+  /** Collects the --explain trace when given. */
+  trace?: Trace;
+  /** CHRYS_HOOKS / CHRYS_HOOKS_SKIP; read from the environment when absent. */
+  switches?: KillSwitches;
 }
 
 export async function fire(input: string, opts: FireOptions): Promise<Decision> {
@@ -28,10 +34,16 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   const envelope = completeEnvelope(parsed, event, workspace, new Date());
   const shape = envelopeShapeWarnings(envelope, event);
   const found = discover({ ...opts, workspace });
-  if (!found.globalPath && !found.projectPath) return withWarnings(emptyDecision(event), shape, configDirWarning(opts));
+  const switches = opts.switches ?? killSwitchesFrom(process.env);
+  // Locked hooks live only in the global file: with CHRYS_HOOKS=0 and none, nothing can run.
+  if (!found.globalPath && (!found.projectPath || switches.off)) {
+    const decision = emptyDecision(event);
+    if (switches.off) decision.warnings.push(hooksDisabledWarning([]));
+    return withWarnings(decision, shape, configDirWarning(opts));
+  }
   // Only now load the config reader, the runner and node:crypto / child_process.
   const { fireWithConfig } = await import('./fire-chain.js');
-  return withWarnings(await fireWithConfig(envelope, event, { ...opts, workspace }), shape);
+  return withWarnings(await fireWithConfig(envelope, event, { ...opts, workspace, switches }), shape);
 }
 
 function configDirWarning(opts: FireOptions): Warning[] {

@@ -6,13 +6,16 @@ import type { Warning } from '../core/diagnostics.js';
 import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
+import type { ProjectTrust } from '../core/trust.js';
 import { describeMatch, matchHook } from '../core/match.js';
+import { killSwitchWarnings, killSwitchesFrom, skipReason, switchedOff } from '../core/kill-switch.js';
 import { planEvent } from '../core/plan.js';
 import { type LoadedConfig, type Source, loadConfig } from '../config/load.js';
 import { type GlobalOptions, workspaceOf } from '../config/locations.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { lastRun, type RunEntry } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
+import { type RunStats, hookStats } from '../state/stats.js';
 
 export interface PlannedHook {
   id: string;
@@ -30,6 +33,7 @@ export interface Resolution {
   config_dir: string;
   workspace: string;
   project_hooks_enabled: boolean;
+  project_trust: ProjectTrust;
   sources: Source[];
   settings: { [K in keyof Settings]: { value: Settings[K]; origin: Layer | 'default' } };
   warnings: Warning[];
@@ -47,6 +51,7 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
     config_dir: config.configDir,
     workspace,
     project_hooks_enabled: config.projectHooksEnabled,
+    project_trust: config.projectTrust,
     sources: config.sources,
     settings: config.settings,
     warnings: config.warnings,
@@ -73,9 +78,13 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
     };
     return planned;
   };
+  const switches = killSwitchesFrom(process.env);
+  base.warnings = [...base.warnings, ...killSwitchWarnings(switches, config.hooks)];
   for (const hook of [...plan.blocking, ...plan.nonBlocking]) {
     const m = matchHook(hook, envelope);
+    const switched = switchedOff(hook, switches) ? 'turned off by CHRYS_HOOKS=0' : skipReason(hook, switches);
     if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
+    else if (switched) hooks.push(entry(hook, 'skipped', switched));
     else if (once.seen(hook)) hooks.push(entry(hook, 'skipped', `once_per_session: already ran in session ${ctx.sessionId}`));
     else hooks.push(entry(hook, 'run', null));
   }
@@ -102,9 +111,11 @@ export interface ListedHook {
   match: string;
   description: string;
   last_run: null | Pick<RunEntry, 'status' | 'at' | 'session_id'>;
+  /** With `stats`: from the run history. */
+  stats?: RunStats;
 }
 
-export async function listHooks(opts: GlobalOptions & { event?: EventName }): Promise<{ config: LoadedConfig; hooks: ListedHook[] }> {
+export async function listHooks(opts: GlobalOptions & { event?: EventName; stats?: boolean }): Promise<{ config: LoadedConfig; hooks: ListedHook[] }> {
   const config = await loadConfig({ ...opts, workspace: workspaceOf(opts) });
   const selected = config.hooks.filter((h) => opts.event === undefined || h.event === opts.event);
   // For one event, the chain's run order (blocking phase first); otherwise project then global, in file order.
@@ -122,6 +133,7 @@ export async function listHooks(opts: GlobalOptions & { event?: EventName }): Pr
       match: describeMatch(h.match),
       description: h.description,
       last_run: last ? { status: last.status, at: last.at, session_id: last.session_id } : null,
+      ...(opts.stats ? { stats: hookStats(config.configDir, h) } : {}),
     };
   });
   return { config, hooks };

@@ -9,6 +9,7 @@ import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
 import { discover } from '../config/discover.js';
 import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
+import { recordTrustsFile } from '../config/project-trust.js';
 import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, projectHooksDir, samePhysicalFile, trustOverride, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
@@ -47,7 +48,8 @@ class HookFinder {
   private readonly files = new Map<string, Promise<FileLoad | undefined>>();
   constructor(
     private readonly globalPath: string | undefined,
-    private readonly trusted: boolean,
+    /** Whether the project file at this path may load; undefined = no file named. */
+    private readonly trusted: (projectPath: string | undefined) => boolean,
   ) {}
 
   private load(path: string, layer: 'global' | 'project'): Promise<FileLoad | undefined> {
@@ -64,8 +66,8 @@ class HookFinder {
     const stale = (message: string): Lookup => ({ error: 'stale_source', message });
     const pick = (file: FileLoad | undefined): Hook | undefined => file?.hooks.find((h) => h.id === job.hook_id && h.enabled);
     if (job.hook_source === 'project') {
-      if (!this.trusted) return { error: 'untrusted', message: 'project hooks are not enabled for this drain' };
       const path = job.hook_source_path;
+      if (!this.trusted(typeof path === 'string' ? path : undefined)) return { error: 'untrusted', message: 'project hooks are not enabled for this drain' };
       if (typeof path !== 'string') return stale('the job names no hook_source_path');
       const file = await this.load(path, 'project');
       if (!file?.valid) return stale(`project hooks file ${path} is ${file ? 'invalid' : 'gone'}`);
@@ -84,9 +86,9 @@ class HookFinder {
     const globalHook = pick(await this.global());
     if (globalHook) candidates.push(globalHook);
     const cwd = typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined;
-    if (cwd && this.trusted) {
+    if (cwd) {
       const projectPath = findFirst(projectHooksDir(cwd), HOOKS_FILE_NAMES);
-      if (projectPath && !(this.globalPath && samePhysicalFile(projectPath, this.globalPath))) {
+      if (projectPath && !(this.globalPath && samePhysicalFile(projectPath, this.globalPath)) && this.trusted(projectPath)) {
         const hook = pick(await this.load(projectPath, 'project'));
         if (hook) candidates.push(hook);
       }
@@ -99,7 +101,13 @@ class HookFinder {
 export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   const configDir = configDirOf(opts);
   const summary: DrainSummary = { considered: 0, ran: 0, done: 0, failed: 0, skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0 }, jobs: [], warnings: [] };
-  const trusted = trustOverride(opts) ?? (await settingsTrust(configDir, summary.warnings));
+  const switched = trustOverride(opts) ?? ((await settingsTrust(configDir, summary.warnings)) || undefined);
+  const byRecord = new Map<string, boolean>();
+  const trusted = (projectPath: string | undefined): boolean => {
+    if (switched !== undefined || projectPath === undefined) return switched ?? false;
+    if (!byRecord.has(projectPath)) byRecord.set(projectPath, recordTrustsFile(configDir, projectPath, summary.warnings));
+    return byRecord.get(projectPath)!;
+  };
   const globalPath = discover({ ...opts, workspace: process.cwd() }).globalPath;
   const finder = new HookFinder(globalPath, trusted);
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(await finder.global())?.settings };

@@ -23,11 +23,14 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Told the process-group leader's pid once it is spawned. */
   onSpawn?: (pid: number) => void;
+  /** Keep the result file's text (up to 64 KiB), whatever the exit status (for `test`). */
+  keepResultText?: boolean;
 }
 
 export interface RunRecord extends Outcome {
   stdout: string;
   stderr: string;
+  resultText?: string;
 }
 
 /** Strips a leading `---` front-matter block from a prompt file. */
@@ -82,6 +85,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     };
     if (ended.error) outcome.error = ended.error;
     if (outcome.status === 'ok' && resultFile) outcome.result = readResult(resultFile);
+    if (opts.keepResultText && resultFile) outcome.resultText = readFileSync(resultFile, 'utf8').slice(0, 64 * 1024);
     return foreign ? foreignOutcome(hook, foreign, outcome) : outcome;
   } catch (e) {
     return launchError(`cannot prepare the hook's files: ${(e as Error).message}`);

@@ -1,0 +1,89 @@
+// The files trust covers and their hashes: the project hooks file and every
+// script, prompt_file and path-like command its hooks name. Hashes are cached
+// by file identity (device, inode, size, mtime, ctime), so a warm `fire`
+// stats the recorded files and hashes only one whose identity changed.
+
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { Hook } from '../core/config.js';
+import type { FileNow, TrustedFile } from '../core/trust.js';
+import { expandTemplate, resolveFromHookFile } from '../run/invocation.js';
+import { fileIdentity, readCache, writeCache } from './cache.js';
+
+/** The path with symlinks resolved, or as given (absolute) when it does not exist. */
+export function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The workspace as the record keys it: its real path (a copy elsewhere is another key). */
+export const workspaceKey = realPathOr;
+
+/** Every file the hooks reference, absolute, sorted, the hooks file first. */
+export function referencedPaths(hooksFile: string, hooks: readonly Hook[], ctx: { configDir: string; workspace: string }): string[] {
+  const paths = new Set<string>();
+  const template = { ...ctx, sessionId: '', profile: '' };
+  for (const hook of hooks) {
+    const run = hook.run;
+    if (run.type === 'script') paths.add(resolveFromHookFile(hook, expandTemplate(run.path, template)));
+    if (run.prompt_file !== undefined) paths.add(resolveFromHookFile(hook, run.prompt_file));
+    const program = run.type === 'command' ? expandTemplate(run.argv[0]!, template) : '';
+    if (program.includes('/')) {
+      const cwd = expandTemplate(run.cwd, template);
+      paths.add(resolve(ctx.workspace, cwd, program));
+    }
+  }
+  paths.delete(hooksFile);
+  return [hooksFile, ...[...paths].sort()];
+}
+
+export const inside = (path: string, dir: string): boolean => {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** The state of each path now, hashed afresh: what `trust` records. */
+export function fingerprint(paths: readonly string[], workspaceReal: string): TrustedFile[] {
+  return paths.map((path) => {
+    const now = hashNow(path);
+    return { path, sha256: now?.sha256 ?? null, real: now?.real ?? null, outside: !inside(now?.real ?? path, workspaceReal) };
+  });
+}
+
+function hashNow(path: string): FileNow {
+  try {
+    const real = realpathSync(path);
+    return { real, sha256: sha256(readFileSync(real)) };
+  } catch {
+    return null;
+  }
+}
+
+const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** The state of a recorded file now; with `cacheDir`, unchanged files are not re-read. */
+export function fileNow(file: TrustedFile, cacheDir?: string): FileNow {
+  let real: string;
+  try {
+    real = realpathSync(file.path);
+  } catch {
+    return null;
+  }
+  const identity = cacheDir ? fileIdentity(real) : undefined;
+  if (cacheDir && identity) {
+    const hit = readCache<string>(cacheDir, real, 'sha256', identity);
+    if (hit) return { real, sha256: hit };
+  }
+  let hash: string;
+  try {
+    hash = sha256(readFileSync(real));
+  } catch {
+    return null;
+  }
+  if (cacheDir && identity) writeCache<string>(cacheDir, real, 'sha256', identity, hash);
+  return { real, sha256: hash };
+}

@@ -1,0 +1,60 @@
+// The trust record, <config_dir>/hooks/state/trust.json: written only by
+// `trust` and `untrust`, atomically (temp file + rename), 0600, and never
+// through a symbolic link; read without following one.
+
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type TrustRecord, parseTrustRecord } from '../core/trust.js';
+import { writeAtomic } from '../outbox/store.js';
+import { ensureDir, runtimeDir } from '../run/runtime.js';
+
+export const trustRecordPath = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'trust.json');
+
+export type RecordRead = { ok: true; record: TrustRecord } | { ok: false; problem: string };
+
+const EMPTY = (): TrustRecord => ({ version: 1, workspaces: {} });
+
+export function readTrustRecord(configDir: string): RecordRead {
+  const path = trustRecordPath(configDir);
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: true, record: EMPTY() };
+    if (code === 'ELOOP') return { ok: false, problem: 'it is a symbolic link' };
+    return { ok: false, problem: code === 'EACCES' ? 'permission denied' : (e as Error).message };
+  }
+  try {
+    if (fstatSync(fd).isDirectory()) return { ok: false, problem: 'it is a directory, not a file' };
+    const record = parseTrustRecord(JSON.parse(readFileSync(fd, 'utf8')));
+    return record ? { ok: true, record } : { ok: false, problem: 'it is not a chrys-hooks trust record (version 1)' };
+  } catch (e) {
+    return { ok: false, problem: e instanceof SyntaxError ? `it is not valid JSON (${e.message})` : (e as Error).message };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Writes the record; throws with a sentence saying why it cannot. */
+export function writeTrustRecord(configDir: string, record: TrustRecord): void {
+  const path = trustRecordPath(configDir);
+  ensureDir(dirname(path));
+  for (const p of [dirname(dirname(path)), dirname(path), path]) {
+    if (isSymlink(p)) throw new Error(`${p} is a symbolic link; the trust record is never written through one (remove it and run trust again)`);
+  }
+  try {
+    if (lstatSync(path).isDirectory()) throw new Error(`${path} is a directory; remove it and run trust again`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  writeAtomic(path, JSON.stringify(record, null, 2) + '\n');
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

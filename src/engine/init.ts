@@ -1,0 +1,56 @@
+// `chrys-hooks init`: writes the starter hooks file and its scripts into the
+// project (or, with --global, the global) hooks directory. Never overwrites:
+// an existing hooks file stops it; an existing script is left as it is.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChrysError } from '../core/errors.js';
+import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, globalHooksDir, projectHooksDir, workspaceOf } from '../config/locations.js';
+import { STARTER_SCRIPTS, starterHooksFile } from './starter.js';
+
+export interface InitResult {
+  layer: 'project' | 'global';
+  dir: string;
+  written: string[];
+  /** Scripts that already existed and were left alone. */
+  kept: string[];
+  /** Why the examples use another protocol than asked, if they do. */
+  protocolNote: string | null;
+}
+
+export function initHooks(opts: GlobalOptions & { global?: boolean; protocol?: string }): InitResult {
+  const layer = opts.global ? 'global' : 'project';
+  const dir = layer === 'global' ? globalHooksDir(configDirOf(opts)) : projectHooksDir(workspaceOf(opts));
+  const existing = findFirst(dir, HOOKS_FILE_NAMES);
+  if (existing) throw new ChrysError('refused', `${existing} already exists; init never overwrites a hooks file`, `edit it, or run \`chrys-hooks validate ${existing}\``);
+  const result: InitResult = { layer, dir, written: [], kept: [], protocolNote: null };
+  if (opts.protocol === 'claude') {
+    result.protocolNote = 'this version has no run.protocol for Claude-style hooks yet; the examples use the Chrys protocol';
+  }
+  write(join(dir, 'hooks.yaml'), starterHooksFile(schemaPath()), 0o644, result);
+  for (const f of STARTER_SCRIPTS) write(join(dir, f.path), f.content, f.mode, result);
+  return result;
+}
+
+function write(path: string, content: string, mode: number, result: InitResult): void {
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    writeFileSync(path, content, { mode, flag: 'wx' });
+    result.written.push(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ChrysError('refused', `cannot write ${path}: ${(e as Error).message}`);
+    result.kept.push(path);
+  }
+}
+
+/** The JSON Schema shipped with this install, for the yaml-language-server line. */
+function schemaPath(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    const candidate = join(dir, 'schema', 'hooks.schema.json');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return '/path/to/chrys-hooks/schema/hooks.schema.json';
+}

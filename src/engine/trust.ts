@@ -1,0 +1,102 @@
+// `trust`, `untrust` and `trust --list`: what trusting a workspace would
+// cover, recording it, and the record's entries with their state now.
+// Returns data; the CLI prints and asks.
+
+import { existsSync } from 'node:fs';
+import { ChrysError } from '../core/errors.js';
+import { type TrustDiff, type TrustEntry, type TrustedFile, diffManifests, diffTrusted, isEmptyDiff } from '../core/trust.js';
+import { discover } from '../config/discover.js';
+import { loadHooksFile } from '../config/load.js';
+import { type GlobalOptions, configDirOf, projectHooksDir, samePhysicalFile, workspaceOf } from '../config/locations.js';
+import { recordInsideWorkspace } from '../config/project-trust.js';
+import { fileNow, fingerprint, realPathOr, referencedPaths, workspaceKey } from '../config/trust-files.js';
+import { readTrustRecord, trustRecordPath, writeTrustRecord } from '../config/trust-record.js';
+
+export interface TrustPlan {
+  configDir: string;
+  /** The workspace's real path, the record's key. */
+  workspace: string;
+  projectPath: string;
+  files: TrustedFile[];
+  /** What differs from the entry recorded before, if there was one. */
+  since?: { trusted_at: string; diff: TrustDiff };
+  /** Why the existing record cannot be read (it is replaced on recording). */
+  recordProblem?: string;
+}
+
+export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
+  const configDir = configDirOf(opts);
+  const workspace = workspaceKey(workspaceOf(opts));
+  const found = discover({ ...opts, workspace });
+  if (!found.projectPath) throw new ChrysError('not_found', `no project hooks file in ${projectHooksDir(workspace)} (hooks.yaml, hooks.yml or hooks.json)`, 'run `chrys-hooks init` to write one, or pass --cwd DIR');
+  if (found.globalPath && samePhysicalFile(found.globalPath, found.projectPath)) {
+    throw new ChrysError('refused', `${found.projectPath} is the global hooks file itself; it loads as global and needs no trust`);
+  }
+  if (recordInsideWorkspace(configDir, workspace)) {
+    throw new ChrysError('refused', `the trust record ${trustRecordPath(configDir)} would lie inside the workspace ${workspace}, where the workspace could change it`, 'use a config dir outside the workspace (--config-dir or CHRYS_HOME)');
+  }
+  const file = await loadHooksFile(found.projectPath, 'project');
+  if (!file.valid) {
+    const errors = file.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new ChrysError('refused', `the project hooks file ${found.projectPath} has ${errors} error${errors === 1 ? '' : 's'}; nothing was trusted`, `run \`chrys-hooks validate ${found.projectPath}\` and fix it first`);
+  }
+  const projectPath = realPathOr(found.projectPath);
+  const files = fingerprint(referencedPaths(projectPath, file.hooks, { configDir, workspace }), workspace);
+  const plan: TrustPlan = { configDir, workspace, projectPath, files };
+  const read = readTrustRecord(configDir);
+  if (!read.ok) plan.recordProblem = read.problem;
+  const previous = read.ok ? read.record.workspaces[workspace] : undefined;
+  if (previous) plan.since = { trusted_at: previous.trusted_at, diff: diffManifests(previous.files, files) };
+  return plan;
+}
+
+/** Writes the plan into the record (replacing this workspace's entry). */
+export function recordTrustPlan(plan: TrustPlan, now = new Date()): TrustEntry {
+  const read = readTrustRecord(plan.configDir);
+  const record = read.ok ? read.record : { version: 1 as const, workspaces: {} };
+  const entry: TrustEntry = { workspace: plan.workspace, hooks_file: plan.projectPath, trusted_at: now.toISOString(), files: plan.files };
+  record.workspaces[plan.workspace] = entry;
+  writeRecord(plan.configDir, record);
+  return entry;
+}
+
+export function untrust(opts: GlobalOptions, dir: string | undefined): { workspace: string; removed: boolean } {
+  const configDir = configDirOf(opts);
+  const workspace = workspaceKey(dir ?? workspaceOf(opts));
+  const read = readTrustRecord(configDir);
+  if (!read.ok) throw new ChrysError('refused', `cannot read the trust record ${trustRecordPath(configDir)}: ${read.problem}`, 'delete it: that untrusts every workspace');
+  if (!read.record.workspaces[workspace]) return { workspace, removed: false };
+  delete read.record.workspaces[workspace];
+  writeRecord(configDir, read.record);
+  return { workspace, removed: true };
+}
+
+export interface TrustedWorkspace {
+  workspace: string;
+  hooks_file: string;
+  trusted_at: string;
+  files: number;
+  /** trusted: unchanged; changed: dormant until trusted again; gone: the workspace no longer exists. */
+  state: 'trusted' | 'changed' | 'gone';
+  diff: TrustDiff;
+}
+
+export function listTrusted(opts: GlobalOptions): { record: string; workspaces: TrustedWorkspace[] } {
+  const configDir = configDirOf(opts);
+  const read = readTrustRecord(configDir);
+  if (!read.ok) throw new ChrysError('refused', `cannot read the trust record ${trustRecordPath(configDir)}: ${read.problem}`, 'delete it and trust your workspaces again');
+  const workspaces = Object.values(read.record.workspaces).map((e): TrustedWorkspace => {
+    const diff = diffTrusted(e.files, (f) => fileNow(f));
+    const state = !existsSync(e.workspace) ? 'gone' : isEmptyDiff(diff) ? 'trusted' : 'changed';
+    return { workspace: e.workspace, hooks_file: e.hooks_file, trusted_at: e.trusted_at, files: e.files.length, state, diff };
+  });
+  return { record: trustRecordPath(configDir), workspaces };
+}
+
+function writeRecord(configDir: string, record: Parameters<typeof writeTrustRecord>[1]): void {
+  try {
+    writeTrustRecord(configDir, record);
+  } catch (e) {
+    throw new ChrysError('refused', `cannot write the trust record: ${(e as Error).message}`);
+  }
+}
