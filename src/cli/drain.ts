@@ -5,6 +5,7 @@ import { ChrysError, EXIT } from '../core/errors.js';
 import { drainOutbox, pruneDone, requeueFailed } from '../outbox/drain.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { stopOnTermination } from './signals.js';
 
 function count(opts: Record<string, unknown>, key: string, what: string): number | undefined {
   const raw = opts[key];
@@ -34,6 +35,7 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
         if (total >= 20) process.stderr.write(`\rdraining ${done}/${total}${done === total ? '\n' : ''}`);
       }
     : undefined;
+  stopOnTermination();
   const summary = await drainOutbox({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}), ...(progress ? { onProgress: progress } : {}) });
   if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
   const s = summary;

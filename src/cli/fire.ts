@@ -10,8 +10,10 @@ import { newTrace } from '../engine/trace.js';
 import type { CliGlobals } from './globals.js';
 import { fireNotices } from './notices.js';
 import type { CommandResult } from './output.js';
+import { stopOnTermination } from './signals.js';
 
 export async function runFire(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
+  stopOnTermination();
   const input = globals.readInput(typeof opts.input === 'string' ? opts.input : undefined);
   const debug = process.env.CHRYS_HOOKS_DEBUG;
   const trace = opts.explain || (debug !== undefined && debug !== '' && debug !== '0') ? newTrace() : undefined;

@@ -1,7 +1,7 @@
 // Writing a command's result or error: the one format for both the commander
 // path and the `fire` fast path.
 
-import { ChrysError } from '../core/errors.js';
+import { ChrysError, EXIT } from '../core/errors.js';
 
 export interface CommandResult {
   /** Text for stdout (a trailing newline is added if missing). */
@@ -14,18 +14,41 @@ export interface CommandResult {
 /** Commands whose failures are also reported as a JSON error object on stdout. */
 const JSON_ERRORS = new Set(['fire']);
 
+let stdoutFailed = false;
+let writing = false;
+
+/** Whether the result is being written to stdout (a signal then waits for the write to end). */
+export const isWritingResult = (): boolean => writing;
+
+/** A full disk or a closed pipe on stdout: one line on stderr and exit 74 (EX_IOERR), never a stack trace. */
+function guardStdout(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (!stdoutFailed) process.stderr.write(`chrys-hooks: cannot write to stdout: ${e.code ?? e.message}\n`);
+    stdoutFailed = true;
+    process.exitCode = EXIT.ioError;
+  });
+}
+
 export function emit(result: CommandResult): number {
-  if (result.stdout !== undefined) process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n');
+  guardStdout();
+  if (result.stdout !== undefined) {
+    writing = true;
+    process.stdout.write(result.stdout.endsWith('\n') ? result.stdout : result.stdout + '\n', () => {
+      writing = false;
+    });
+  }
   for (const line of result.stderr ?? []) process.stderr.write(`${line}\n`);
-  return result.exitCode;
+  return stdoutFailed ? EXIT.ioError : result.exitCode;
 }
 
 export function reportError(e: unknown, command: string): number {
   const error = e instanceof ChrysError ? e : new ChrysError('internal', `internal error: ${(e as Error)?.message ?? String(e)}`, 'please report this with the command you ran');
+  guardStdout();
   if (JSON_ERRORS.has(command)) {
     process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } }) + '\n');
   }
   process.stderr.write(`chrys-hooks${command ? ` ${command}` : ''}: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
   if (!(e instanceof ChrysError) && process.env.CHRYS_HOOKS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
-  return error.exitCode;
+  return stdoutFailed ? EXIT.ioError : error.exitCode;
 }

@@ -19,6 +19,9 @@ export const EXIT_STATUSES: readonly ExitStatus[] = [
   { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
   { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
   { code: EXIT.internal, meaning: 'internal error (a bug: please report it)', stdout: '`fire`: `{"error": {"code": "internal", "message", "hint"}}`' },
+  { code: EXIT.ioError, meaning: 'stdout could not be written (disk full, `/dev/full`, a closed pipe); one line on stderr', stdout: 'whatever got through' },
+  { code: EXIT.interrupted, meaning: '`fire` or `drain-outbox` stopped by SIGINT: the hooks it ran were killed, durable jobs stay pending', stdout: 'nothing' },
+  { code: EXIT.terminated, meaning: '`fire` or `drain-outbox` stopped by SIGTERM: the hooks it ran were killed, durable jobs stay pending', stdout: 'nothing' },
 ];
 
 /** The `code` of the `{"error": ...}` object, with its exit status. */
@@ -47,9 +50,9 @@ export const FILES: readonly Entry[] = [
   { name: '<config_dir>/settings.yaml', about: 'user settings (else settings.yml, else settings.json): project.hooks_enabled' },
   { name: '<config_dir>/hooks/tmp/', about: 'per-run payload and result files (0600), deleted after each run' },
   { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs, kept seven days' },
-  { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/, also the hashes of trusted files)' },
+  { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/)' },
   { name: '<config_dir>/hooks/state/trust.json', about: 'the workspaces trusted by content: per workspace real path, the hooks file and each referenced file with its SHA-256 (0600; written only by trust and untrust)' },
-  { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/' },
+  { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/ (a claim\'s lock, and <job_id>.pgid: the process group of the job\'s running hook)' },
 ];
 
 export const ENVIRONMENT: readonly Entry[] = [
@@ -92,7 +95,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   invalid_prompt_file: '`prompt_file` not ending in `.md` or containing `..`',
   file_not_found: 'a file named on the `validate` command line does not exist',
   unreadable_file: 'a directory, binary data or no permission where a hooks file should be; that file is off',
-  invalid_regex: 'a regex that is invalid in Python too; quoted as written. `validate` fails; at run time that hook is left out (`hook_skipped`) and the rest of the file loads',
+  invalid_regex: 'a regex that is invalid in Python too (a look-behind that is not fixed-width included); quoted as written. `validate` fails; at run time that hook is left out (`hook_skipped`) and the rest of the file loads',
   durable_ignored: '`blocking` with `delivery: durable`: durable is ignored',
   broad_match: '`before_tool_call` with no `match`: runs before every tool call',
   tool_filter_never_matches: 'a tool filter on an event that carries no tool',
@@ -105,12 +108,12 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   project_hooks_config_invalid: 'the project hooks file has an error and is off (`fire` also says so on stderr)',
   duplicate_hook_id: 'the same id in the project and the global file; both run, project first',
   settings_invalid: 'the user settings file cannot be read or `project.hooks_enabled` is not a boolean; project hooks stay off',
-  result_invalid: 'a result file that is not a JSON object, over 1 MiB, or with a key of the wrong type (that key is skipped)',
+  result_invalid: 'a result file that is not a JSON object, over 1 MiB, deleted or replaced by a directory (or other non-file) by the hook, or with a key of the wrong type (that key is skipped)',
   decision_ignored: 'a result key that does not apply to the event or mode',
-  hook_failed: 'a hook exited non-zero, was killed by a signal or could not be launched (`on_error: warn`)',
+  hook_failed: 'a hook exited non-zero, was killed by a signal, could not be launched, or its regex ran out of the 250 ms matching budget (`on_error: warn`)',
   hook_timeout: 'a hook ran past its `timeout_seconds` (`on_error: warn`)',
-  runtime_dir_unwritable: 'the config dir cannot be written; temp files went to the OS temp dir',
-  outbox_unavailable: 'a durable job could not be written; the hook ran once, best effort (a delayed one was not queued)',
+  runtime_dir_unwritable: 'the config dir cannot be written, or a directory of the runtime tree is a symlink (never written through); temp files went to the OS temp dir',
+  outbox_unavailable: 'a durable job could not be written (the hook ran once, best effort; a delayed one was not queued); or the worker could not be handed the non-blocking hooks (they did not run); or drain-outbox could not update a job (it stays pending)',
   config_dir_not_found: '`--config-dir` names a missing directory or a file; no global hooks are loaded',
   envelope_shape: 'an envelope field of the wrong type for the event (`tool` not an object, `tool.args` a string, `text` a number); the hooks still get it as sent',
   shadowed_file: 'a hooks.yml or hooks.json (or settings.yml / .json) beside a file that takes precedence; it is never read',

@@ -1,12 +1,15 @@
 // A cache of what `fire` derives from config files, since it runs on every
-// tool call: the schema-checked data of a hooks file (a hit skips reading,
-// the YAML parser and zod, ~50 ms of start-up) and the trust setting of the
-// user settings file. An entry is valid while the file's identity (device,
-// inode, size, mtime, ctime) and the chrys-hooks version are unchanged;
-// anything else is a miss.
+// tool call: the schema-checked data of a hooks file (a hit skips the YAML
+// parser and zod, ~50 ms of start-up) and the trust setting of the user
+// settings file. An entry is keyed by the SHA-256 of the file's content,
+// never by its timestamps: on a filesystem with 1-second (or 2-second)
+// timestamps an edit that keeps the size within the same second leaves
+// every stat field unchanged. Config files are small, so reading and hashing
+// them costs well under a millisecond. An entry of another version or of the
+// wrong shape is a miss, and is rebuilt.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Layer } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
@@ -22,45 +25,44 @@ export interface CachedFile {
 
 interface Entry<T> {
   version: string;
-  identity: string;
+  /** SHA-256 of the file's bytes when the entry was made. */
+  content: string;
   value: T;
 }
 
-/** What is cached about which file: a hooks file per layer, the user settings, or a trusted file's hash. */
-export type CacheKind = Layer | 'settings' | 'sha256';
+/** What is cached about which file: a hooks file per layer, or the user settings. */
+export type CacheKind = Layer | 'settings';
 
 export const cacheDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'cache');
 const entryPath = (dir: string, path: string, kind: CacheKind): string =>
   join(dir, `${createHash('sha256').update(`${kind}\0${path}`).digest('hex').slice(0, 32)}.json`);
 
-/** The file's identity now, or undefined if it cannot be stat'ed. */
-export function fileIdentity(path: string): string | undefined {
-  try {
-    const s = statSync(path, { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
+export const contentHash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export function readCache<T>(dir: string, path: string, kind: CacheKind, identity: string): T | undefined {
+/** The cached value for this content, if the entry is ours, current and of the right shape. */
+export function readCache<T>(dir: string, path: string, kind: CacheKind, content: string, isValue: (v: unknown) => v is T): T | undefined {
   try {
-    const entry = JSON.parse(readFileSync(entryPath(dir, path, kind), 'utf8')) as Entry<T>;
-    return entry.version === VERSION && entry.identity === identity ? entry.value : undefined;
+    const entry = JSON.parse(readFileSync(entryPath(dir, path, kind), 'utf8')) as Partial<Entry<unknown>> | null;
+    if (!entry || entry.version !== VERSION || entry.content !== content) return undefined;
+    return isValue(entry.value) ? entry.value : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Best effort: a cache that cannot be written only costs the next firing its parse. */
-export function writeCache<T>(dir: string, path: string, kind: CacheKind, identity: string, value: T): void {
+export function writeCache<T>(dir: string, path: string, kind: CacheKind, content: string, value: T): void {
+  const target = entryPath(dir, path, kind);
+  const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     ensureDir(dir);
-    const target = entryPath(dir, path, kind);
-    const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: VERSION, identity, value } satisfies Entry<T>), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify({ version: VERSION, content, value } satisfies Entry<T>), { mode: 0o600, flag: 'wx' });
     renameSync(tmp, target);
   } catch {
-    // ignore
+    try {
+      rmSync(tmp, { force: true }); // a full disk must not leave a 0-byte temp file
+    } catch {
+      // nothing more to do
+    }
   }
 }

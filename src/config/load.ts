@@ -19,7 +19,8 @@ import type { ProjectTrust } from '../core/trust.js';
 import { NOT_TRUSTED, decideProjectTrust, switchTrust } from './project-trust.js';
 import type { JsonPath } from '../core/json.js';
 import type { RawHooksFile } from '../core/schema.js';
-import { type CachedFile, cacheDir, fileIdentity, readCache, writeCache } from './cache.js';
+import { type CachedFile, cacheDir, contentHash, readCache, writeCache } from './cache.js';
+import { type CachedTrust, isCachedFile, isCachedTrust } from './cache-shape.js';
 import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
 
@@ -67,11 +68,6 @@ export interface FileLoad {
  * (a cache dir), an unchanged file skips reading, parsing and the schema.
  */
 export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string } = {}): Promise<FileLoad> {
-  const identity = opts.cache ? fileIdentity(path) : undefined;
-  if (opts.cache && identity) {
-    const hit = readCache<CachedFile>(opts.cache, path, layer, identity);
-    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, () => ({ line: 1, column: 1 }));
-  }
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
@@ -83,6 +79,11 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   } catch (e) {
     if (e instanceof UnreadableFile) return fail('unreadable_file', `cannot read the file: ${e.message}`);
     throw e;
+  }
+  const content = opts.cache ? contentHash(text) : '';
+  if (opts.cache) {
+    const hit = readCache(opts.cache, path, layer, content, isCachedFile);
+    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, () => ({ line: 1, column: 1 }));
   }
   const file = await parseConfigText(path, text);
   for (const s of file.syntaxErrors) {
@@ -109,7 +110,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
     }
   }
   const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
-  if (opts.cache && identity) writeCache<CachedFile>(opts.cache, path, layer, identity, { raw, diagnostics: all });
+  if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw, diagnostics: all });
   return fromChecked(path, layer, raw, all, file.locate, normalised);
 }
 
@@ -134,20 +135,27 @@ function dropNullSections(data: Record<string, unknown> | null): Record<string, 
 export async function settingsTrust(configDir: string, warnings: Warning[], cache?: string): Promise<boolean> {
   const path = findFirst(configDir, SETTINGS_FILE_NAMES);
   if (!path) return false;
-  const identity = cache ? fileIdentity(path) : undefined;
-  type Trust = { enabled: boolean; problem?: string };
-  let trust = cache && identity ? readCache<Trust>(cache, path, 'settings', identity) : undefined;
+  let text: string;
+  try {
+    text = readText(path);
+  } catch (e) {
+    if (!(e instanceof UnreadableFile)) throw e;
+    warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${e.message}); project hooks stay disabled` });
+    return false;
+  }
+  const content = cache ? contentHash(text) : '';
+  let trust = cache ? readCache(cache, path, 'settings', content, isCachedTrust) : undefined;
   if (!trust) {
-    trust = await readTrust(path);
-    if (cache && identity) writeCache<Trust>(cache, path, 'settings', identity, trust);
+    trust = await readTrust(path, text);
+    if (cache) writeCache<CachedTrust>(cache, path, 'settings', content, trust);
   }
   if (trust.problem) warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${trust.problem}); project hooks stay disabled` });
   return trust.enabled;
 }
 
-async function readTrust(path: string): Promise<{ enabled: boolean; problem?: string }> {
+async function readTrust(path: string, text: string): Promise<CachedTrust> {
   try {
-    const file = await parseConfigText(path, readText(path));
+    const file = await parseConfigText(path, text);
     if (file.syntaxErrors.length > 0) return { enabled: false, problem: file.syntaxErrors[0]!.message };
     const enabled = (file.data as { project?: { hooks_enabled?: unknown } } | null)?.project?.hooks_enabled;
     if (enabled === undefined) return { enabled: false };
@@ -168,7 +176,7 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   const dirProblem = globalPath ? undefined : configDirProblem(opts);
   if (dirProblem) warnings.push({ code: 'config_dir_not_found', path: configDir, message: dirProblem });
   const trust = projectPath && !sameFile
-    ? await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, fileOpts.cache), ...fileOpts.cache ? { cacheDir: fileOpts.cache } : {} }, warnings)
+    ? await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, fileOpts.cache) }, warnings)
     : (switchTrust(opts) ?? NOT_TRUSTED);
   const enabled = trust.trusted;
 

@@ -27,8 +27,6 @@ export interface TrustInputs {
   projectPath: string;
   /** project.hooks_enabled from the user settings, read only when no switch decided. */
   settingsEnabled: () => Promise<boolean>;
-  /** The hash cache; without it every recorded file is hashed afresh. */
-  cacheDir?: string;
 }
 
 export async function decideProjectTrust(opts: GlobalOptions, inputs: TrustInputs, warnings: Warning[]): Promise<ProjectTrust> {
@@ -50,7 +48,7 @@ export function recordTrust(inputs: Omit<TrustInputs, 'settingsEnabled'>, warnin
   }
   const entry = read.record.workspaces[key];
   if (!entry) return NOT_TRUSTED;
-  const diff = diffTrusted(entry.files, (f) => fileNow(f, inputs.cacheDir));
+  const diff = diffTrusted(entry.files, (f) => fileNow(f));
   const projectReal = realPathOr(inputs.projectPath);
   if (entry.hooks_file !== projectReal && !diff.added.includes(projectReal)) diff.added.unshift(projectReal);
   if (isEmptyDiff(diff)) return { trusted: true, rule: 'trust_record', detail: `trusted by \`chrys-hooks trust\` on ${entry.trusted_at}` };

@@ -1,7 +1,8 @@
 // The files trust covers and their hashes: the project hooks file and every
-// script, prompt_file and path-like command its hooks name. Hashes are cached
-// by file identity (device, inode, size, mtime, ctime), so a warm `fire`
-// stats the recorded files and hashes only one whose identity changed.
+// script, prompt_file and path-like command its hooks name. Each check hashes
+// the files afresh: a hash cached by timestamps would miss a same-size edit
+// within one second on a coarse-timestamp filesystem (a revoked trust kept),
+// and hashing a few small scripts costs well under a millisecond.
 
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
@@ -9,7 +10,6 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { FileNow, TrustedFile } from '../core/trust.js';
 import { expandTemplate, resolveFromHookFile } from '../run/invocation.js';
-import { fileIdentity, readCache, writeCache } from './cache.js';
 
 /** The path with symlinks resolved, or as given (absolute) when it does not exist. */
 export function realPathOr(path: string): string {
@@ -65,25 +65,12 @@ function hashNow(path: string): FileNow {
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
-/** The state of a recorded file now; with `cacheDir`, unchanged files are not re-read. */
-export function fileNow(file: TrustedFile, cacheDir?: string): FileNow {
-  let real: string;
+/** The state of a recorded file now: its real path and the hash of its bytes, or null when it is gone. */
+export function fileNow(file: TrustedFile): FileNow {
   try {
-    real = realpathSync(file.path);
+    const real = realpathSync(file.path);
+    return { real, sha256: sha256(readFileSync(real)) };
   } catch {
     return null;
   }
-  const identity = cacheDir ? fileIdentity(real) : undefined;
-  if (cacheDir && identity) {
-    const hit = readCache<string>(cacheDir, real, 'sha256', identity);
-    if (hit) return { real, sha256: hit };
-  }
-  let hash: string;
-  try {
-    hash = sha256(readFileSync(real));
-  } catch {
-    return null;
-  }
-  if (cacheDir && identity) writeCache<string>(cacheDir, real, 'sha256', identity, hash);
-  return { real, sha256: hash };
 }

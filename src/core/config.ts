@@ -4,6 +4,7 @@
 
 import { type EventName, eventSpec, lookupEvent } from './events.js';
 import { compilePythonRegex } from './pyregex.js';
+import { provenLinear } from './regex-budget.js';
 import type { DiagnosticCode } from './diagnostics.js';
 import type { JsonPath } from './json.js';
 import type { RawHook, RawHooksFile, RawSettings, SchemaFinding } from './schema.js';
@@ -17,6 +18,8 @@ export interface ArgMatcher {
   contains?: string;
   regex?: RegExp;
   regexSource?: string;
+  /** The pattern is not proven linear: match it under the time budget. */
+  regexBounded?: boolean;
 }
 
 export interface Match {
@@ -91,6 +94,12 @@ export const DEFAULT_SETTINGS: Settings = {
 };
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** Documented upper bounds (README): a day for a timeout, 64 hooks at a time. */
+export const MAX_TIMEOUT_SECONDS = 86_400;
+export const MAX_PARALLEL_HOOKS = 64;
+
+/** A parallelism setting as the runners use it, whatever a cache or an old file says. */
+export const clampParallel = (n: number): number => (Number.isFinite(n) ? Math.min(MAX_PARALLEL_HOOKS, Math.max(1, Math.floor(n))) : 1);
 
 export interface RuleFinding extends SchemaFinding {
   severity: 'error' | 'warning';
@@ -252,7 +261,8 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: Re
     else regexErrors.push({ source: rest.tool_name_regex, error: compiled.error, unsupported: false });
   }
   if (args) {
-    match.args = {};
+    // Null prototype: an argument named "__proto__" is a key like any other.
+    match.args = Object.create(null) as Record<string, ArgMatcher>;
     for (const [name, m] of Object.entries(args)) {
       const compiled: ArgMatcher = {};
       if (m.equals !== undefined) compiled.equals = m.equals;
@@ -262,6 +272,7 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: Re
         if (r.ok) {
           compiled.regex = r.regex;
           compiled.regexSource = m.regex;
+          if (!provenLinear(m.regex)) compiled.regexBounded = true;
         } else regexErrors.push({ arg: name, source: m.regex, error: r.error, unsupported: r.unsupported });
       }
       match.args[name] = compiled;

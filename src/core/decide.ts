@@ -157,7 +157,8 @@ const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
       const base = isJsonObject(chain.args) ? chain.args : {};
       chain.args = { ...base, ...v };
       chain.argsModified = true;
-      Object.assign(chain.decision.args_override, v);
+      // Spread, not Object.assign: a "__proto__" key stays data.
+      chain.decision.args_override = { ...chain.decision.args_override, ...v };
     },
   },
   system_reminder: {

@@ -1,7 +1,7 @@
 // The errors a command can end with. Only the CLI entry turns them into an
 // exit code and the `{"error": {...}}` object of CONTRACT §7.
 
-export const EXIT = { ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, internal: 70 } as const;
+export const EXIT = { ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, internal: 70, ioError: 74, interrupted: 130, terminated: 143 } as const;
 
 export type ErrorCode =
   | 'usage'

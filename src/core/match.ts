@@ -5,11 +5,14 @@ import type { Hook } from './config.js';
 import { type Json, type JsonObject, isJsonObject, JsonNumber } from './json.js';
 import { pyStr } from './pystr.js';
 import { toolMatches } from './tool-matcher.js';
+import { REGEX_BUDGET_MS, testBounded } from './regex-budget.js';
 
 export type MatchVerdict =
   | { verdict: 'run' }
   | { verdict: 'no_match'; reason: string }
-  | { verdict: 'skipped'; reason: string };
+  | { verdict: 'skipped'; reason: string }
+  /** Matching itself failed (a regex ran out of time): the hook's on_error applies. */
+  | { verdict: 'error'; reason: string };
 
 const show = (v: string | undefined): string => (v === undefined ? 'missing' : `\`${v}\``);
 
@@ -54,8 +57,12 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
       if (op.contains !== undefined && !value.includes(op.contains)) {
         return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants it to contain \`${op.contains}\`` };
       }
-      if (op.regex && !op.regex.test(value)) {
-        return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants regex \`${op.regexSource}\`` };
+      if (op.regex) {
+        const found = op.regexBounded ? testBounded(op.regex, value) : op.regex.test(value);
+        if (found === 'over_budget') {
+          return { verdict: 'error', reason: `regex \`${op.regexSource}\` on argument ${name} ran out of its ${REGEX_BUDGET_MS} ms budget` };
+        }
+        if (!found) return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants regex \`${op.regexSource}\`` };
       }
     }
   }

@@ -2,13 +2,18 @@
 // This translates the Python spellings into an equivalent JavaScript RegExp
 // with the `u` flag, or says why it cannot.
 
+import { patternWidth } from './pyregex-width.js';
+
 /** `unsupported`: valid Python with no JavaScript equivalent; otherwise the pattern is invalid in Python too. */
 export type RegexResult = { ok: true; regex: RegExp } | { ok: false; error: string; unsupported: boolean };
 
 const WORD = '\\p{L}\\p{N}_';
 const WORD_ASCII = 'A-Za-z0-9_';
-const SPACE_EXTRA = '\\x1c-\\x1f\\x85';
+// Python's str.isspace(); JavaScript's \s differs (it has U+FEFF, lacks \x1c-\x1f and \x85).
+const SPACE_UNICODE = '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const END = '(?![\\s\\S])';
+// Python's IGNORECASE treats i, I, U+0130 and U+0131 as one letter; JavaScript's `iu` does not.
+const DOTTED_I = 'iI\u0130\u0131';
 const START = '(?<![\\s\\S])';
 // Characters that must stay escaped to be literal in a JS `u` pattern.
 const JS_SYNTAX = new Set([...'^$\\.*+?()[]{}|/']);
@@ -48,7 +53,8 @@ function translate(src: string): { pattern: string; flags: string } {
   const boundary = `(?:(?<=[${word}])(?![${word}])|(?<![${word}])(?=[${word}]))`;
   const nonBoundary = `(?:(?<=[${word}])(?=[${word}])|(?<![${word}])(?![${word}]))`;
   const digit = ascii ? '0-9' : '\\p{Nd}';
-  const space = ascii ? ' \\t\\n\\r\\f\\v' : `\\s${SPACE_EXTRA}`;
+  const space = ascii ? ' \\t\\n\\r\\f\\v' : SPACE_UNICODE;
+  const ignoreCase = flags.has('i');
 
   let out = '';
   const n = src.length;
@@ -86,6 +92,9 @@ function translate(src: string): { pattern: string; flags: string } {
       }
       if (/^\(\?[aiLmsux-]+[:)]/.test(src.slice(i))) {
         throw new Untranslatable('inline flags are only supported at the start of the pattern');
+      }
+      if ((src.startsWith('(?<=', i) || src.startsWith('(?<!', i)) && patternWidth(src, i + 4).width === undefined) {
+        throw new SyntaxError('look-behind requires a fixed-width pattern'); // Python rejects it too: invalid, not untranslatable
       }
       if (src.startsWith('(?>', i) || src.startsWith('(?(', i)) {
         throw new Untranslatable('atomic groups and conditionals have no JavaScript equivalent');
@@ -129,10 +138,11 @@ function translate(src: string): { pattern: string; flags: string } {
       i++;
       continue;
     }
-    out += c;
+    out += ignoreCase ? foldedLiteral(c) : c;
     i++;
   }
-  return { pattern: out, flags: flags.has('i') ? 'iu' : 'u' };
+  // With (?a), only ASCII letters fold (JavaScript's `i` would also fold K to the Kelvin sign): folded by hand.
+  return { pattern: out, flags: ignoreCase && !ascii ? 'iu' : 'u' };
 
   function escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
     const e = s[at + 1];
@@ -150,7 +160,7 @@ function translate(src: string): { pattern: string; flags: string } {
       case 's':
         return two(inClass ? space : `[${space}]`);
       case 'S':
-        return two(inClass ? '\\S' : `[^${space}]`);
+        return two(`[^${space}]`); // in a class, handled by charClass
       case 'b':
         return two(inClass ? '\\x08' : boundary);
       case 'B':
@@ -206,7 +216,8 @@ function translate(src: string): { pattern: string; flags: string } {
       k++;
     }
     let body = '';
-    let hasNonWord = false;
+    // Negated shorthands (\W, \S) cannot sit inside a JS `u` class: they become alternatives.
+    const outside: string[] = [];
     let first = true;
     for (;;) {
       if (k >= s.length) throw new InvalidPattern('unterminated character class');
@@ -214,8 +225,8 @@ function translate(src: string): { pattern: string; flags: string } {
       if (ch === ']' && !first) break;
       first = false;
       if (ch === '\\') {
-        if (s[k + 1] === 'W') {
-          hasNonWord = true;
+        if (s[k + 1] === 'W' || s[k + 1] === 'S') {
+          outside.push(s[k + 1] === 'W' ? `[^${word}]` : `[^${space}]`);
           k += 2;
           continue;
         }
@@ -224,16 +235,45 @@ function translate(src: string): { pattern: string; flags: string } {
         k += length;
         continue;
       }
-      if (ch === '[' || ch === ']') body += '\\' + ch;
-      else body += ch;
+      const hi = s[k + 2];
+      if (s[k + 1] === '-' && hi !== undefined && hi !== ']' && hi !== '\\') {
+        body += `${classChar(ch)}-${classChar(hi)}${ignoreCase ? foldedRange(ch, hi) : ''}`;
+        k += 3;
+        continue;
+      }
+      body += classChar(ch) + (ignoreCase ? foldedRange(ch, ch) : '');
       k++;
     }
     const length = k + 1 - at;
-    if (!hasNonWord) return { text: `[${negated ? '^' : ''}${body}]`, length };
-    // JS `u` classes cannot hold a negated class, so [..\W..] becomes an alternation.
-    const nonWord = `[^${word}]`;
-    if (!negated) return { text: `(?:[${body}]|${nonWord})`, length };
-    return { text: `(?:(?![${body}])[${word}])`, length };
+    if (outside.length === 0) return { text: `[${negated ? '^' : ''}${body}]`, length };
+    const any = [`[${body}]`, ...outside].join('|');
+    return { text: negated ? `(?:(?!${any})[\\s\\S])` : `(?:${any})`, length };
+  }
+
+  function classChar(ch: string): string {
+    return ch === '[' || ch === ']' ? '\\' + ch : ch;
+  }
+
+  /** A literal outside a class, with the folds JavaScript's `iu` gets wrong for Python. */
+  function foldedLiteral(c: string): string {
+    if (ascii) return /[A-Za-z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+    return DOTTED_I.includes(c) ? `[${DOTTED_I}]` : c;
+  }
+
+  /** What a class range lo-hi must add to match as Python's IGNORECASE does. */
+  function foldedRange(lo: string, hi: string): string {
+    const a = lo.codePointAt(0)!;
+    const b = hi.codePointAt(0)!;
+    if (!ascii) return [...DOTTED_I].some((ch) => a <= ch.codePointAt(0)! && ch.codePointAt(0)! <= b) ? DOTTED_I : '';
+    let extra = '';
+    const overlap = (from: number, to: number, shift: number): void => {
+      const x = Math.max(a, from);
+      const y = Math.min(b, to);
+      if (x <= y) extra += `${String.fromCharCode(x + shift)}-${String.fromCharCode(y + shift)}`;
+    };
+    overlap(97, 122, -32);
+    overlap(65, 90, 32);
+    return extra;
   }
 }
 

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { EVENT_ALIASES, EVENT_NAMES, closest, lookupEvent } from './events.js';
 import type { DiagnosticCode } from './diagnostics.js';
+import { MAX_PARALLEL_HOOKS, MAX_TIMEOUT_SECONDS } from './config.js';
 import type { JsonPath } from './json.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
@@ -43,7 +44,7 @@ const executionSchema = z.strictObject({
   mode: z.optional(z.enum(['blocking', 'async', 'fire_and_forget'])),
   detach: z.optional(z.boolean()),
   delivery: z.optional(z.enum(['best_effort', 'durable'])),
-  timeout_seconds: z.optional(z.number().check(z.gt(0))),
+  timeout_seconds: z.optional(z.number().check(z.gt(0), z.lte(MAX_TIMEOUT_SECONDS))),
   on_error: z.optional(z.enum(['block', 'warn', 'ignore'])),
   delay_seconds: z.optional(z.number().check(z.gte(0), z.lte(86400))),
   once_per_session: z.optional(z.boolean()),
@@ -68,7 +69,7 @@ const hookSchema = z.strictObject({
 
 export const settingsSchema = z.strictObject({
   shutdown_grace_seconds: z.optional(z.number().check(z.gte(0))),
-  max_parallel_hooks: z.optional(z.int().check(z.gte(1))),
+  max_parallel_hooks: z.optional(z.int().check(z.gte(1), z.lte(MAX_PARALLEL_HOOKS))),
   outbox_retry_age_seconds: z.optional(z.number().check(z.gte(0))),
   outbox_max_retries: z.optional(z.int().check(z.gte(0))),
 });
@@ -130,7 +131,7 @@ export interface SchemaFinding {
 }
 
 const typeName = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;
+  typeof v === 'number' && !Number.isFinite(v) ? String(v) : v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;
 
 const expectedName: Record<string, string> = {
   string: 'a string',
@@ -164,18 +165,41 @@ export function checkHooksFile(data: unknown): { value: RawHooksFile; findings: 
     value.hooks = [];
     entries.forEach((entry, index) => {
       const result = hookSchema.safeParse(entry);
-      value.hooks!.push(result.success ? result.data : undefined);
+      const badProto = result.success ? keepProtoKeys(result.data, entry) : [];
+      for (const path of badProto) findings.push({ path: ['hooks', index, ...path], at: 'value', code: 'invalid_type', message: `${fieldName(['hooks', index, ...path])} has the wrong type` });
+      value.hooks!.push(result.success && badProto.length === 0 ? result.data : undefined);
       if (!result.success) for (const issue of result.error.issues) findings.push(...mapIssue({ ...issue, path: ['hooks', index, ...issue.path] } as z.core.$ZodIssue, data));
     });
   }
   return { value, findings };
 }
 
+// zod builds a record by assignment, which turns a "__proto__" key into the
+// record's prototype; a key is data here, so put it back as an own property.
+const PROTO_RECORDS = [
+  { path: ['match', 'args'], value: matcherSchema },
+  { path: ['run', 'env'], value: z.string() },
+] as const;
+
+function keepProtoKeys(hook: RawHook, input: unknown): JsonPath[] {
+  const bad: JsonPath[] = [];
+  for (const { path, value } of PROTO_RECORDS) {
+    const raw = valueAt(input, path);
+    const out = valueAt(hook, path);
+    if (!raw || typeof raw !== 'object' || !out || typeof out !== 'object' || !Object.hasOwn(raw, '__proto__')) continue;
+    const parsed = value.safeParse(Object.getOwnPropertyDescriptor(raw, '__proto__')!.value);
+    Object.setPrototypeOf(out, Object.prototype);
+    if (parsed.success) Object.defineProperty(out, '__proto__', { value: parsed.data, enumerable: true, writable: true, configurable: true });
+    else bad.push([...path, '__proto__']);
+  }
+  return bad;
+}
+
 function valueAt(root: unknown, path: JsonPath): unknown {
   let cur = root;
   for (const p of path) {
     if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[p];
+    cur = Object.hasOwn(cur, p) ? Object.getOwnPropertyDescriptor(cur, p)!.value : undefined;
   }
   return cur;
 }
@@ -214,7 +238,7 @@ function mapIssue(issue: z.core.$ZodIssue, root: unknown): SchemaFinding[] {
     return [{ path, at: 'value', code: 'non_string_matcher', message: `${field} must be a string, not ${typeName(input)}`, hint: `quote it: ${last}: "${String(input)}"` }];
   }
   if (issue.code === 'invalid_type') {
-    const expected = expectedName[issue.expected] ?? issue.expected;
+    const expected = typeof input === 'number' && !Number.isFinite(input) ? 'a finite number' : (expectedName[issue.expected] ?? issue.expected);
     return [{ path, at: 'value', code: 'invalid_type', message: `${field} must be ${expected}, not ${typeName(input)}` }];
   }
   if (issue.code === 'invalid_value') {

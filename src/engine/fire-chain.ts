@@ -25,6 +25,8 @@ import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../s
 import type { FireOptions } from './fire.js';
 import type { Trace, TraceVerdict } from './trace.js';
 import { type WorkerRun, startWorker } from './worker.js';
+import { reportWorkerFailure } from './worker-failure.js';
+import { matchFailed } from './match-failure.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
 export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }): Promise<Decision> {
@@ -73,6 +75,10 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
         skipped(hook, skip);
         continue;
       }
+      if (verdict.verdict === 'error') {
+        decision.hooks.push(matchFailed(chain, hook, verdict.reason));
+        continue;
+      }
       const onceSkip = once.claim(hook);
       if (onceSkip) {
         skipped(hook, onceSkip);
@@ -99,9 +105,13 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
       if (decision.blocked) skipped(hook, notRunReason(decision), 'not_run');
       else if (switchSkip) skipped(hook, switchSkip);
       else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
+      else if (verdict.verdict === 'error') decision.hooks.push(matchFailed(chain, hook, verdict.reason));
       else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined, trace });
     }
-    if (handoff.length > 0) startWorker({ ctx, maxParallel: settingValues(config.settings).max_parallel_hooks, runs: handoff }, temp);
+    if (handoff.length > 0) {
+      const notStarted = startWorker({ ctx, maxParallel: settingValues(config.settings).max_parallel_hooks, runs: handoff }, temp);
+      if (notStarted) reportWorkerFailure(decision, handoff, notStarted);
+    }
     await drainSession(event, ctx, settingValues(config.settings).shutdown_grace_seconds);
   } finally {
     decision.warnings.push(...temp.warnings, ...once.warnings);

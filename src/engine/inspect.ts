@@ -83,7 +83,8 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
   for (const hook of [...plan.blocking, ...plan.nonBlocking]) {
     const m = matchHook(hook, envelope);
     const switched = switchedOff(hook, switches) ? 'turned off by CHRYS_HOOKS=0' : skipReason(hook, switches);
-    if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
+    if (m.verdict === 'error') hooks.push(entry(hook, 'skipped', `${m.reason}; at run time its on_error applies`));
+    else if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
     else if (switched) hooks.push(entry(hook, 'skipped', switched));
     else if (once.seen(hook)) hooks.push(entry(hook, 'skipped', `once_per_session: already ran in session ${ctx.sessionId}`));
     else hooks.push(entry(hook, 'run', null));

@@ -3,7 +3,7 @@
 // an untrusted project file is linted too.
 
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Layer } from '../core/config.js';
 import { discover } from '../config/discover.js';
@@ -98,7 +98,7 @@ function filesystemDiagnostics(file: FileLoad, context: CwdContext): Diagnostic[
     if (hook.run.type === 'script') {
       const script = resolveFromHookFile(hook, hook.run.path);
       if (!existsSync(script)) warn('path', 'script_not_found', `hook "${hook.id}": script ${script} does not exist`);
-      const interpreter = interpreterFor(script);
+      const interpreter = interpreterFor(script, hook.source, dirname(hook.file));
       if (!interpreter.ok) warn('path', 'interpreter_not_found', `hook "${hook.id}": no interpreter for ${basename(script)}: ${interpreter.wanted} not found on PATH`);
     }
     if (hook.run.prompt_file !== undefined) {

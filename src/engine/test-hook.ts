@@ -25,7 +25,7 @@ export interface TestOptions extends GlobalOptions {
 export interface TestReport {
   hook: { id: string; source: Layer; file: string; event: EventName; mode: Hook['execution']['mode']; enabled: boolean };
   envelope_from: 'input' | 'sample';
-  match: { verdict: 'run' | 'no_match' | 'skipped'; reason: string | null; clauses: string; note: string | null };
+  match: { verdict: 'run' | 'no_match' | 'skipped' | 'error'; reason: string | null; clauses: string; note: string | null };
   argv: string[];
   cwd: string;
   env: Record<string, string>;

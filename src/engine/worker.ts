@@ -4,14 +4,14 @@
 // logs, records history and files durable jobs as done or failed.
 
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Hook } from '../core/config.js';
+import { type Hook, clampParallel } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
 import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invocation.js';
-import { ensureDir, runtimeDir, TempFiles } from '../run/runtime.js';
+import { ensureDir, runtimeDir, sweepStaleTemp, TempFiles } from '../run/runtime.js';
 import { foreignInput } from '../run/foreign.js';
-import { type RunRecord, runHook } from '../run/spawn.js';
+import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
 import { parseJob } from '../outbox/job.js';
 import { readJobText } from '../outbox/store.js';
@@ -35,12 +35,18 @@ export interface WorkerSpec {
   runs: WorkerRun[];
 }
 
-/** Writes the spec (0600) and starts a worker that outlives this process. */
-export function startWorker(spec: WorkerSpec, temp: TempFiles): void {
-  const specPath = temp.createLasting('worker', JSON.stringify(spec));
+/** Writes the spec (0600) and starts a worker that outlives this process; returns why not when it cannot. */
+export function startWorker(spec: WorkerSpec, temp: TempFiles): string | undefined {
+  let specPath: string;
+  try {
+    specPath = temp.createLasting('worker', JSON.stringify(spec));
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message; // a full disk: durable jobs stay pending for drain-outbox
+  }
   const child = spawn(process.execPath, [process.argv[1]!, '__worker', specPath], { detached: true, stdio: 'ignore', windowsHide: true });
   child.on('error', () => {}); // durable jobs stay pending for drain-outbox
   child.unref();
+  return undefined;
 }
 
 export async function runWorker(specPath: string): Promise<void> {
@@ -48,6 +54,7 @@ export async function runWorker(specPath: string): Promise<void> {
   rmSync(specPath, { force: true });
   const temp = new TempFiles(spec.ctx.configDir);
   pruneLogs(spec.ctx.configDir, Date.now() - LOG_RETENTION_MS);
+  sweepStaleTemp(runtimeDir(spec.ctx.configDir, 'tmp'), '.json');
   // Claim the session records first, so drains can tell a dead worker from a slow one.
   for (const run of spec.runs) {
     if (run.sessionDir) updateRun(run.sessionDir, sessionRecord(run, null));
@@ -57,7 +64,7 @@ export async function runWorker(specPath: string): Promise<void> {
   const next = async (): Promise<void> => {
     for (let run = queue.shift(); run; run = queue.shift()) await runOne(spec.ctx, run, temp);
   };
-  await Promise.all(Array.from({ length: Math.max(1, spec.maxParallel) }, next));
+  await Promise.all(Array.from({ length: clampParallel(spec.maxParallel) }, next));
   temp.cleanup();
 }
 
@@ -74,10 +81,10 @@ async function runOne(ctx: HookContext, run: WorkerRun, temp: TempFiles): Promis
     if (run.jobId) {
       const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn });
       record = result.record;
-      status = result.outcome === 'done' ? 'ok' : result.outcome === 'pending' ? 'cancelled' : (record?.status ?? result.outcome);
+      status = record?.historyStatus ?? result.outcome;
     } else {
-      record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn });
-      status = cancelled() ? 'cancelled' : record.status;
+      record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn, cancelled });
+      status = record.historyStatus;
     }
     if (record) writeLog(ctx.configDir, run, record);
     recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
@@ -128,7 +135,14 @@ function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
     const head = `# hook ${run.hook.id} (${run.hook.source}, ${run.hook.event}) ${record.status}` +
       ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n` +
       ignored.map((w) => `# ${w.code}: ${w.message}\n`).join('');
-    writeFileSync(join(dir, logName(run)), `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`, { mode: 0o600 });
+    // Temp file and rename: a reader (or `tail`) never sees a half-written log.
+    const tmp = join(dir, `.${logName(run)}.${process.pid}.tmp`);
+    try {
+      writeFileSync(tmp, `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, join(dir, logName(run)));
+    } finally {
+      rmSync(tmp, { force: true });
+    }
   } catch {
     // logs are best effort
   }
@@ -166,7 +180,7 @@ function launchDetached(ctx: HookContext, run: WorkerRun): void {
     }
   } catch (e) {
     status = 'launch_error';
-    writeLog(ctx.configDir, run, { status: 'launch_error', exitCode: null, signal: null, durationMs: 0, error: (e as Error).message, stderrTail: '', stdout: '', stderr: '', result: { kind: 'none' } });
+    writeLog(ctx.configDir, run, launchFailure((e as Error).message));
   }
   recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId });
 }

@@ -3,6 +3,7 @@
 // after 10 s its lock is stale and the next claimant takes it over.
 
 import lockfile from 'proper-lockfile';
+import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDir } from '../run/runtime.js';
 import { jobPath, locksDir } from './store.js';
@@ -29,6 +30,11 @@ export async function withJobLock<T>(configDir: string, jobId: string, fn: () =>
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOCKED') return { claimed: false };
     throw e;
+  }
+  try {
+    chmodSync(join(locksDir(configDir), `${jobId}.lock`), 0o700); // the library creates it under the umask
+  } catch {
+    // removed by a takeover meanwhile; the lock library reports that as compromised
   }
   try {
     return { claimed: true, value: await fn() };

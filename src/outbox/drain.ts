@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Hook, type Settings, DEFAULT_SETTINGS } from '../core/config.js';
+import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel } from '../core/config.js';
 import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
 import { discover } from '../config/discover.js';
@@ -12,13 +12,13 @@ import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
 import { recordTrustsFile } from '../config/project-trust.js';
 import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, projectHooksDir, samePhysicalFile, trustOverride, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
-import { TempFiles } from '../run/runtime.js';
+import { TempFiles, runtimeDir, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
 import { recordRun } from '../state/history.js';
 import { withJobLock } from './claim.js';
 import { type Job, InvalidJob, parseJob, writeJob } from './job.js';
 import { fileJob, runDurableJob } from './run-job.js';
-import { listJobs, moveJob, outboxDir, readJobText } from './store.js';
+import { isOddJobFile, listJobs, moveJob, outboxDir, readJobText } from './store.js';
 
 export type DrainOutcome =
   | 'done' | 'failed' | 'pending' | 'would_run'
@@ -112,6 +112,8 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   const finder = new HookFinder(globalPath, trusted);
   const settings: Settings = { ...DEFAULT_SETTINGS, ...(await finder.global())?.settings };
   const now = Date.now();
+  sweepStaleTemp(outboxDir(configDir, 'pending'), '.tmp');
+  sweepStaleTemp(runtimeDir(configDir, 'tmp'), '.json');
   const record = (job: { job_id: string; hook_id: string }, outcome: DrainOutcome, error?: string): void => {
     summary.jobs.push({ job_id: job.job_id, hook_id: job.hook_id, outcome, ...(error ? { error } : {}) });
     if (outcome === 'done') summary.done++;
@@ -122,6 +124,12 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
   // `fileId` is the job file's name: the identity for claims and moves, even where a hand-written job_id differs.
   const runnable: { fileId: string; job: Job; hook: Hook }[] = [];
   for (const jobId of listJobs(configDir, 'pending')) {
+    if (isOddJobFile(configDir, 'pending', jobId)) {
+      summary.considered++;
+      if (!opts.dryRun) moveAside(configDir, jobId);
+      record({ job_id: jobId, hook_id: '' }, 'invalid_job', 'not a regular file; moved to failed/');
+      continue;
+    }
     const text = readJobText(configDir, 'pending', jobId);
     if (text === undefined) continue; // finished by someone else meanwhile
     let job: Job;
@@ -168,7 +176,7 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
       opts.onProgress?.(++finished, finished + runnable.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, settings.max_parallel_hooks) }, next));
+  await Promise.all(Array.from({ length: clampParallel(settings.max_parallel_hooks) }, next));
   temp.cleanup();
   summary.warnings.push(...temp.warnings);
   return summary;
@@ -186,15 +194,22 @@ async function runOne(configDir: string, fallbackWorkspace: string, fileId: stri
   const once = new OnceGuard(configDir, sessionId);
   // The loop guard: a once-per-session follow-up runs only as the job that stamped it.
   const refuse = (): string | undefined => (hook.execution.once_per_session ? once.claim(hook, fileId) : undefined);
-  const result = await runDurableJob(configDir, fileId, hook, ctx, temp, { refuse });
+  let result: Awaited<ReturnType<typeof runDurableJob>>;
+  try {
+    result = await runDurableJob(configDir, fileId, hook, ctx, temp, { refuse });
+  } catch (e) {
+    // A full disk (or similar) for one job must not cost the summary of the others.
+    result = { outcome: 'pending', error: `cannot run the job (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
   if (result.outcome === 'claimed' || result.outcome === 'gone') {
     record(job, 'claimed');
     return;
   }
   if (result.record) summary.ran++;
-  record(job, result.outcome === 'done' ? 'done' : result.outcome === 'pending' ? 'pending' : 'failed', result.record?.error ?? (result.outcome === 'failed' && !result.record ? 'once_per_session' : undefined));
+  if (result.error) summary.warnings.push({ code: 'outbox_unavailable', hook: hook.id, message: `job ${fileId}: ${result.error}` });
+  record(job, result.outcome === 'done' ? 'done' : result.outcome === 'pending' ? 'pending' : 'failed', result.record?.error ?? result.error ?? (result.outcome === 'failed' && !result.record ? 'once_per_session' : undefined));
   if (result.record) {
-    recordRun(configDir, hook, { status: result.outcome === 'done' ? 'ok' : result.record.status, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
+    recordRun(configDir, hook, { status: result.record.historyStatus, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
   }
 }
 

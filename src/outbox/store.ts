@@ -2,7 +2,7 @@
 // Every write is a temp file, fsync, rename; jobs move between folders only by rename.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDir, runtimeDir } from '../run/runtime.js';
 
@@ -18,15 +18,15 @@ export function writeAtomic(path: string, content: string): void {
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = openSync(tmp, 'wx', 0o600);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      writeSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    rmSync(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
     throw e;
   }
 }
@@ -48,11 +48,29 @@ export function listJobs(configDir: string, folder: Folder): string[] {
   }
 }
 
+/** A job file's text; undefined when it is gone or is not a regular file (never blocks on a FIFO, never follows a symlink). */
 export function readJobText(configDir: string, folder: Folder, jobId: string): string | undefined {
+  let fd: number;
   try {
-    return readFileSync(jobPath(configDir, folder, jobId), 'utf8');
+    fd = openSync(jobPath(configDir, folder, jobId), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch {
     return undefined;
+  }
+  try {
+    return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a job file is something other than a regular file (a FIFO, a directory, a symlink...). */
+export function isOddJobFile(configDir: string, folder: Folder, jobId: string): boolean {
+  try {
+    return !lstatSync(jobPath(configDir, folder, jobId)).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -2,7 +2,7 @@
 // (CONTRACT §2), and a PATH lookup that does not spawn anything.
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, extname, join } from 'node:path';
+import { delimiter, dirname, extname, join } from 'node:path';
 
 /** Absolute path of an executable on PATH, or undefined. */
 export function which(name: string, path = process.env.PATH ?? ''): string | undefined {
@@ -38,11 +38,34 @@ const BY_EXTENSION: Record<string, string[][]> = {
 
 export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; wanted: string };
 
-export function interpreterFor(scriptPath: string): InterpreterChoice {
-  const candidates = BY_EXTENSION[extname(scriptPath).toLowerCase()] ?? BY_EXTENSION['.py']!;
+/**
+ * The interpreter for a script. A global hook's interpreter is never resolved
+ * from, or configured by, the workspace it runs in (its cwd, which may be an
+ * untrusted repository): no `npx` (it resolves node_modules/.bin from the cwd),
+ * and uv only in script mode, ignoring any project, config file and
+ * .python-version there, with the Python from PATH.
+ */
+export function interpreterFor(scriptPath: string, source: 'global' | 'project' = 'project', hooksDir = dirname(scriptPath), path = process.env.PATH ?? ''): InterpreterChoice {
+  const ext = extname(scriptPath).toLowerCase();
+  if (source === 'global' && ext === '.ts') return globalTypeScript(hooksDir, path);
+  if (source === 'global' && (ext === '.py' || !BY_EXTENSION[ext])) return globalPython(path);
+  const candidates = BY_EXTENSION[ext] ?? BY_EXTENSION['.py']!;
   for (const [program, ...rest] of candidates) {
-    const found = which(program!);
+    const found = which(program!, path);
     if (found) return { ok: true, argv: [found, ...rest] };
   }
   return { ok: false, wanted: candidates.map((c) => c[0]).join(' or ') };
+}
+
+function globalPython(path: string): InterpreterChoice {
+  const python = which('python3', path) ?? which('python', path);
+  if (!python) return { ok: false, wanted: 'python3 or python' };
+  const uv = which('uv', path);
+  return { ok: true, argv: uv ? [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] : [python] };
+}
+
+/** tsx installed in the global hooks directory (node_modules/.bin), else on PATH. */
+function globalTypeScript(hooksDir: string, path: string): InterpreterChoice {
+  const tsx = which('tsx', join(hooksDir, 'node_modules', '.bin')) ?? which('tsx', path);
+  return tsx ? { ok: true, argv: [tsx] } : { ok: false, wanted: 'tsx (in the global hooks directory or on PATH; npx is not used for global hooks)' };
 }

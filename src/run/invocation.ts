@@ -18,13 +18,11 @@ export type Invocation =
   | { ok: true; argv: string[]; cwd: string; env: Record<string, string> }
   | { ok: false; error: string; argv: string[]; cwd: string; env: Record<string, string> };
 
-/** ${workspace_cwd}, ${chrys_home}, ${session_id}, ${profile}, replaced literally; nothing else. */
+/** ${workspace_cwd}, ${chrys_home}, ${session_id}, ${profile}, replaced in one pass, literally; nothing else. */
 export function expandTemplate(text: string, ctx: HookContext): string {
-  return text
-    .replaceAll('${workspace_cwd}', ctx.workspace)
-    .replaceAll('${chrys_home}', ctx.configDir)
-    .replaceAll('${session_id}', ctx.sessionId)
-    .replaceAll('${profile}', ctx.profile);
+  const values: Record<string, string> = { workspace_cwd: ctx.workspace, chrys_home: ctx.configDir, session_id: ctx.sessionId, profile: ctx.profile };
+  // A replacer function: its return value is never scanned for `$&`-style patterns or for placeholders again.
+  return text.replace(/\$\{(workspace_cwd|chrys_home|session_id|profile)\}/g, (_, name: string) => values[name]!);
 }
 
 export const hookDir = (hook: Hook): string => dirname(hook.file);
@@ -32,7 +30,7 @@ export const resolveFromHookFile = (hook: Hook, path: string): string => (isAbso
 
 /** The contract variables (without the per-run temp file paths) plus run.env. */
 export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
-  const env: Record<string, string> = {
+  const env: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
     CHRYS_HOOK_ID: hook.id,
     CHRYS_HOOK_EVENT: hook.event,
     CHRYS_HOOK_SOURCE: hook.source,
@@ -41,7 +39,7 @@ export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
     PYTHONUTF8: '1',
     PYTHONIOENCODING: 'utf-8',
     ...(hook.run.protocol ? agentEnv(hook.run.protocol, ctx.workspace, ctx.sessionId) : {}),
-  };
+  });
   for (const [k, v] of Object.entries(hook.run.env)) env[k] = expandTemplate(v, ctx);
   return env;
 }
@@ -52,7 +50,7 @@ export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
  * variables and run.env, which comes last and overrides).
  */
 export function hookProcessEnv(files: Record<string, string>, added: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env);
   delete env.PYTHONHOME;
   delete env.PYTHONPATH;
   return Object.assign(env, files, added);
@@ -67,7 +65,7 @@ export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
   let argv: string[];
   if (run.type === 'script') {
     const script = resolveFromHookFile(hook, run.path);
-    const interpreter = interpreterFor(script);
+    const interpreter = interpreterFor(script, hook.source, hookDir(hook));
     if (!interpreter.ok) return fail(`no interpreter for ${script}: ${interpreter.wanted} not found on PATH`, [script, ...run.args]);
     argv = [...interpreter.argv, script, ...run.args];
     if (!existsSync(script)) return fail(`script not found: ${script}`, argv);

@@ -1,7 +1,7 @@
 // The runtime tree under <config_dir>/hooks/ (tmp, logs, state, outbox),
 // created only when first needed, directories 0700 and files 0600.
 
-import { mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -9,9 +9,26 @@ import type { Warning } from '../core/diagnostics.js';
 
 export const runtimeDir = (configDir: string, name: 'tmp' | 'logs' | 'state' | 'outbox'): string => join(configDir, 'hooks', name);
 
-/** mkdir -p with 0700 on every directory it creates. */
+const RUNTIME_PART = /[\\/]hooks[\\/](?:tmp|logs|state|outbox)(?=[\\/]|$)/g;
+
+/**
+ * mkdir -p with 0700. Inside the runtime tree (<config_dir>/hooks/{tmp,logs,
+ * state,outbox}/...) every directory is also checked: a symlink is refused
+ * (nothing is written through one) and a looser mode is tightened to 0700.
+ */
 export function ensureDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const m = [...dir.matchAll(RUNTIME_PART)].at(-1); // the config dir itself may hold such a path
+  if (!m) return;
+  let path = dir.slice(0, m.index + 'hooks'.length + 1);
+  for (const part of dir.slice(path.length + 1).split(/[\\/]/).filter(Boolean)) {
+    path = join(path, part);
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink() || !stat.isDirectory()) {
+      throw Object.assign(new Error(`${path} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}; chrys-hooks does not write through it`), { code: 'ESYMLINK' });
+    }
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
+  }
 }
 
 /** Where this process puts hook temp files; falls back to the OS temp dir when the config dir is not writable. */
@@ -59,11 +76,51 @@ export class TempFiles {
 
   private writeIn(dir: string, prefix: string, content: string | Buffer): string {
     const path = join(dir, `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}.json`);
-    writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      rmSync(path, { force: true }); // a full disk must not leave a 0-byte file behind
+      throw e;
+    }
     return path;
   }
 
   cleanup(): void {
     if (this.fallback) rmSync(this.fallback, { recursive: true, force: true });
+  }
+}
+
+/** A temp file left by a process that is gone for this long is swept. */
+export const STALE_TEMP_MS = 10 * 60_000;
+// Our temp names carry the writer's pid: `payload-<pid>-<hex>.json`, `<job>.json.<pid>.<hex>.tmp`.
+const TEMP_NAME = /[.-](\d+)[.-][0-9a-f]+(?:\.json|\.tmp)$/;
+
+/** Deletes our temp files (`*<suffix>`) in `dir` whose writer is dead and that are older than STALE_TEMP_MS (e.g. left by a full disk). */
+export function sweepStaleTemp(dir: string, suffix: '.json' | '.tmp', now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || !name.endsWith(suffix)) continue;
+    const path = join(dir, name);
+    try {
+      const stat = lstatSync(path);
+      if (stat.isFile() && now - stat.mtimeMs > STALE_TEMP_MS && !pidAlive(Number(m[1]))) rmSync(path, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -5,18 +5,22 @@
 // with everything it forked.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
 import { JsonSyntaxError, isJsonObject, parseJson } from '../core/json.js';
+import { type Disposition, type ProcessOutcome, type ResultFile, classifyOutcome, historyStatus } from '../core/outcome.js';
 import { HeadTail } from './capture.js';
 import { foreignInput, foreignOutcome } from './foreign.js';
 import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
+import { killGroup, trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
 export const RESULT_LIMIT = 1024 * 1024;
 export const KILL_GRACE_MS = 2000;
+/** The longest timeout honoured (the documented maximum of timeout_seconds); Node timers overflow past 2^31 ms. */
+export const MAX_TIMEOUT_MS = 86_400_000;
 
 export interface RunOptions {
   /** Milliseconds before the group is killed; undefined = no timeout. */
@@ -25,12 +29,19 @@ export interface RunOptions {
   onSpawn?: (pid: number) => void;
   /** Keep the result file's text (up to 64 KiB), whatever the exit status (for `test`). */
   keepResultText?: boolean;
+  /** Asked once the process ended: was it stopped on purpose (a drain, session_end)? */
+  cancelled?: () => boolean;
 }
 
 export interface RunRecord extends Outcome {
   stdout: string;
   stderr: string;
   resultText?: string;
+  outcome: ProcessOutcome;
+  /** Where a durable job goes after this run. */
+  disposition: Disposition;
+  /** The status for the run history and logs (`cancelled` included). */
+  historyStatus: string;
 }
 
 /** Strips a leading `---` front-matter block from a prompt file. */
@@ -42,21 +53,23 @@ export function promptBody(text: string): string {
 export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocation, payload: string, temp: TempFiles, opts: RunOptions): Promise<RunRecord> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  const launchError = (error: string): RunRecord => ({
-    status: 'launch_error', exitCode: null, signal: null, durationMs: elapsed(), error, stderrTail: '', stdout: '', stderr: '', result: { kind: 'none' },
-  });
+  const launchError = (error: string): RunRecord => toRecord(notRun(error, elapsed()), '', '');
   if (!invocation.ok) return launchError(invocation.error);
 
   const tempPaths: string[] = [];
+  const tempFile = (prefix: string, content: string): string => {
+    const path = temp.create(prefix, content);
+    tempPaths.push(path);
+    trackFile(path);
+    return path;
+  };
   try {
     const foreign = foreignInput(hook, payload);
     const files: Record<string, string> = {};
     let resultFile: string | undefined;
     if (!foreign) {
-      files.CHRYS_HOOK_PAYLOAD_FILE = temp.create('payload', payload);
-      tempPaths.push(files.CHRYS_HOOK_PAYLOAD_FILE);
-      resultFile = temp.create('result', '');
-      tempPaths.push(resultFile);
+      files.CHRYS_HOOK_PAYLOAD_FILE = tempFile('payload', payload);
+      resultFile = tempFile('result', '');
       files.CHRYS_HOOK_RESULT = resultFile;
     }
     if (hook.run.prompt_file !== undefined) {
@@ -67,54 +80,128 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
       } catch (e) {
         return launchError(`cannot read prompt_file ${promptPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
-      const promptFile = temp.create('prompt', body);
-      tempPaths.push(promptFile);
-      files.CHRYS_HOOK_PROMPT_FILE = promptFile;
+      files.CHRYS_HOOK_PROMPT_FILE = tempFile('prompt', body);
     }
     const env = hookProcessEnv(files, invocation.env);
-    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, foreign?.stdin ?? payload, opts.timeoutMs, opts.onSpawn);
-    const outcome: RunRecord = {
-      status: ended.status,
+    const timeoutMs = opts.timeoutMs === undefined ? undefined : Math.min(opts.timeoutMs, MAX_TIMEOUT_MS);
+    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, foreign?.stdin ?? payload, timeoutMs, opts.onSpawn);
+    const cancelled = ended.launchError === undefined && (opts.cancelled?.() ?? false);
+    const outcome: ProcessOutcome = {
       exitCode: ended.exitCode,
       signal: ended.signal,
-      durationMs: elapsed(),
+      timedOut: ended.timedOut,
+      cancelled,
+      killedFromOutside: ended.signal !== null && !ended.timedOut && !cancelled,
+      ...(ended.launchError !== undefined ? { launchError: ended.launchError } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      stdoutTail: ended.stdout.lastBytes(1024),
       stderrTail: ended.stderr.lastBytes(1024),
-      stdout: ended.stdout.text(),
-      stderr: ended.stderr.text(),
-      result: { kind: 'none' },
+      durationMs: elapsed(),
+      // A foreign hook has no result file: its agent's rules read the exit code and stdout instead.
+      resultFile: ended.launchError === undefined && resultFile ? readResultFile(resultFile) : { state: 'empty' },
     };
-    if (ended.error) outcome.error = ended.error;
-    if (outcome.status === 'ok' && resultFile) outcome.result = readResult(resultFile);
-    if (opts.keepResultText && resultFile) outcome.resultText = readFileSync(resultFile, 'utf8').slice(0, 64 * 1024);
-    return foreign ? foreignOutcome(hook, foreign, outcome) : outcome;
+    const record = toRecord(outcome, ended.stdout.text(), ended.stderr.text());
+    if (opts.keepResultText && resultFile && ended.launchError === undefined) {
+      const text = resultFileText(resultFile);
+      if (text !== undefined) record.resultText = text;
+    }
+    return foreign ? rereadForeign(record, foreignOutcome(hook, foreign, record)) : record;
   } catch (e) {
     return launchError(`cannot prepare the hook's files: ${(e as Error).message}`);
   } finally {
-    for (const f of tempPaths) rmSync(f, { force: true });
+    for (const f of tempPaths) {
+      rmSync(f, { recursive: true, force: true });
+      untrackFile(f);
+    }
   }
 }
 
-function readResult(path: string): Outcome['result'] {
-  const size = statSync(path).size;
-  if (size === 0) return { kind: 'none' };
-  if (size > RESULT_LIMIT) return { kind: 'invalid', reason: `result file is ${size} bytes, over the 1 MiB limit` };
-  const text = readFileSync(path, 'utf8');
-  if (text.trim() === '') return { kind: 'none' };
+/** A foreign hook's record after its agent's rules re-read it (exit 2 may block, stdout JSON may decide): status and disposition agree. */
+function rereadForeign(record: RunRecord, reread: RunRecord): RunRecord {
+  if (reread.status === record.status) return reread;
+  return reread.status === 'ok' ? { ...reread, disposition: 'done', historyStatus: 'ok' } : reread;
+}
+
+/** The record of a hook that could not be started at all. */
+export const launchFailure = (error: string): RunRecord => toRecord(notRun(error, 0), '', '');
+
+const notRun = (error: string, durationMs: number): ProcessOutcome => ({
+  exitCode: null, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, launchError: error, stdoutTail: '', stderrTail: '', durationMs, resultFile: { state: 'empty' },
+});
+
+/** The runner's record: the process outcome, its one classification, and the captured output. */
+export function toRecord(outcome: ProcessOutcome, stdout: string, stderr: string): RunRecord {
+  const c = classifyOutcome(outcome);
+  return {
+    status: c.status,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    durationMs: outcome.durationMs,
+    ...(c.error !== undefined ? { error: c.error } : {}),
+    stderrTail: outcome.stderrTail,
+    result: c.result,
+    stdout,
+    stderr,
+    outcome,
+    disposition: c.disposition,
+    historyStatus: historyStatus(outcome, c),
+  };
+}
+
+/** The result file as the hook wrote it (first 64 KiB), for `test`; undefined unless it is a regular file. */
+function resultFileText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buffer = Buffer.alloc(64 * 1024);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The result file's state; never follows a symlink the hook may have put in its place. */
+export function readResultFile(path: string): ResultFile {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { state: 'absent' } : { state: 'not_a_file' };
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { state: 'not_a_file' };
+    if (stat.size === 0) return { state: 'empty' };
+    if (stat.size > RESULT_LIMIT) return { state: 'invalid', reason: `result file is ${stat.size} bytes, over the 1 MiB limit` };
+    const text = readFileSync(fd, 'utf8');
+    if (text.trim() === '') return { state: 'empty' };
+    return parseResult(text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseResult(text: string): ResultFile {
   try {
     const value = parseJson(text);
-    if (!isJsonObject(value)) return { kind: 'invalid', reason: 'result file holds JSON that is not an object' };
-    return { kind: 'json', value };
+    if (!isJsonObject(value)) return { state: 'invalid', reason: 'result file holds JSON that is not an object' };
+    return { state: 'json', value };
   } catch (e) {
-    if (e instanceof JsonSyntaxError || e instanceof RangeError) return { kind: 'invalid', reason: `result file is not valid JSON (${e.message})` };
+    if (e instanceof JsonSyntaxError || e instanceof RangeError) return { state: 'invalid', reason: `result file is not valid JSON (${e.message})` };
     throw e;
   }
 }
 
 interface Ended {
-  status: Outcome['status'];
   exitCode: number | null;
   signal: string | null;
-  error?: string;
+  timedOut: boolean;
+  launchError?: string;
   stdout: HeadTail;
   stderr: HeadTail;
 }
@@ -129,34 +216,34 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     let killTimer: NodeJS.Timeout | undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    if (child.pid !== undefined) onSpawn?.(child.pid);
-    const killGroup = (signal: NodeJS.Signals): void => {
-      try {
-        if (child.pid !== undefined) process.kill(process.platform === 'win32' ? child.pid : -child.pid, signal);
-      } catch {
-        // the group is already gone
-      }
+    if (child.pid !== undefined) {
+      trackGroup(child.pid);
+      onSpawn?.(child.pid);
+    }
+    const kill = (signal: NodeJS.Signals): void => {
+      if (child.pid !== undefined) killGroup(child.pid, signal);
     };
-    const finish = (ended: Omit<Ended, 'stdout' | 'stderr'>): void => {
+    const finish = (ended: Omit<Ended, 'stdout' | 'stderr' | 'timedOut'>): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearTimeout(drainTimer);
       if (timedOut) {
         clearTimeout(killTimer);
-        killGroup('SIGKILL'); // whatever of the group outlived SIGTERM
+        kill('SIGKILL'); // whatever of the group outlived SIGTERM
       }
-      resolvePromise({ ...ended, stdout, stderr });
+      if (child.pid !== undefined) untrackGroup(child.pid);
+      resolvePromise({ ...ended, timedOut, stdout, stderr });
     };
     const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
       timedOut = true;
-      killGroup('SIGTERM');
-      killTimer = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+      kill('SIGTERM');
+      killTimer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
     }, timeoutMs);
 
     child.on('error', (err: NodeJS.ErrnoException) => {
       const why = err.code === 'ENOENT' ? `command not found: ${argv[0]}` : err.code === 'EACCES' ? `permission denied: ${argv[0]} is not executable` : err.message;
-      finish({ status: 'launch_error', exitCode: null, signal: null, error: why });
+      finish({ exitCode: null, signal: null, launchError: why });
     });
     child.stdout.on('data', (c: Buffer) => stdout.push(c));
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
@@ -164,26 +251,21 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     child.stdin.end(stdin);
 
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    const classify = (): void => {
-      if (!exit) return;
-      const { code, signal } = exit;
-      if (timedOut) finish({ status: 'timeout', exitCode: code, signal, error: `timed out after ${(timeoutMs ?? 0) / 1000} s and was killed` });
-      else if (signal) finish({ status: 'failed', exitCode: null, signal, error: `was killed by ${signal}` });
-      else if (code !== 0) finish({ status: 'failed', exitCode: code, signal: null, error: `exited with status ${code}` });
-      else finish({ status: 'ok', exitCode: 0, signal: null });
+    const settle = (): void => {
+      if (exit) finish({ exitCode: exit.code, signal: exit.signal });
     };
     // 'close' waits for the pipes too; a forked grandchild may hold them open
     // after the hook itself exited, so after 'exit' we give the pipes a moment, then stop reading.
     child.on('close', (code, signal) => {
       exit ??= { code, signal };
-      classify();
+      settle();
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       drainTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
-        classify();
+        settle();
       }, 100);
     });
   });

@@ -4,7 +4,7 @@
 // it passes 400.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFileSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { ensureDir, runtimeDir } from '../run/runtime.js';
@@ -31,10 +31,21 @@ export function recordRun(configDir: string, hook: Hook, entry: Omit<RunEntry, '
   try {
     ensureDir(historyDir(configDir));
     const path = historyPath(configDir, hook);
-    appendFileSync(path, JSON.stringify({ hook_id: hook.id, ...entry, at: at.toISOString() }) + '\n', { mode: 0o600 });
+    appendLine(path, JSON.stringify({ hook_id: hook.id, ...entry, at: at.toISOString() }) + '\n');
     if (statSync(path).size > TRIM_AT_BYTES) trim(path);
   } catch {
     // history is best effort
+  }
+}
+
+/** O_APPEND, never through a symlink (the path is predictable), owner-only. */
+function appendLine(path: string, line: string): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  try {
+    if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    writeSync(fd, line);
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -42,7 +53,7 @@ function trim(path: string): void {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   if (lines.length <= HISTORY_KEEP * 2) return;
   const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, lines.slice(-HISTORY_KEEP).join('\n') + '\n', { mode: 0o600 });
+  writeFileSync(tmp, lines.slice(-HISTORY_KEEP).join('\n') + '\n', { mode: 0o600, flag: 'wx' });
   renameSync(tmp, path);
 }
 

@@ -27,7 +27,12 @@ const cancelPath = (dir: string, runId: string): string => join(dir, `${runId}.c
 
 export function registerRun(dir: string, run: AsyncRun): void {
   ensureDir(dir);
-  writeFileSync(recordPath(dir, run.run_id), JSON.stringify(run), { mode: 0o600 });
+  try {
+    writeFileSync(recordPath(dir, run.run_id), JSON.stringify(run), { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    rmSync(recordPath(dir, run.run_id), { force: true }); // no 0-byte record after a full disk
+    throw e;
+  }
 }
 
 export function updateRun(dir: string, run: AsyncRun): void {
