@@ -13,9 +13,9 @@ export async function runInit(_args: string[], opts: Record<string, unknown>, gl
     return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
   };
   const lines = [...r.written.map((p) => `wrote ${shown(p)}`), ...r.kept.map((p) => `kept  ${shown(p)} (it already exists)`)];
-  if (r.protocolNote) lines.push(`note: ${r.protocolNote}`);
   lines.push('', 'next:');
   if (r.layer === 'project') lines.push('  chrys-hooks trust            # review and trust these hooks for this workspace');
-  lines.push('  chrys-hooks test protect-secrets', '  chrys-hooks validate');
+  lines.push(`  chrys-hooks test ${r.protocol === 'claude' ? 'protect-env' : 'protect-secrets'}`, '  chrys-hooks validate');
+  if (r.protocol === 'claude') lines.push('  # from Claude Code: chrys-hooks fire --protocol claude (README, "Use it from your agent")');
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ChrysError } from '../core/errors.js';
 import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, globalHooksDir, projectHooksDir, workspaceOf } from '../config/locations.js';
 import { STARTER_SCRIPTS, starterHooksFile } from './starter.js';
+import { STARTER_CLAUDE_SCRIPTS, starterClaudeHooksFile } from './starter-claude.js';
 
 export interface InitResult {
   layer: 'project' | 'global';
@@ -15,8 +16,8 @@ export interface InitResult {
   written: string[];
   /** Scripts that already existed and were left alone. */
   kept: string[];
-  /** Why the examples use another protocol than asked, if they do. */
-  protocolNote: string | null;
+  /** The hook protocol the examples are written in. */
+  protocol: 'chrys' | 'claude';
 }
 
 export function initHooks(opts: GlobalOptions & { global?: boolean; protocol?: string }): InitResult {
@@ -24,12 +25,10 @@ export function initHooks(opts: GlobalOptions & { global?: boolean; protocol?: s
   const dir = layer === 'global' ? globalHooksDir(configDirOf(opts)) : projectHooksDir(workspaceOf(opts));
   const existing = findFirst(dir, HOOKS_FILE_NAMES);
   if (existing) throw new ChrysError('refused', `${existing} already exists; init never overwrites a hooks file`, `edit it, or run \`chrys-hooks validate ${existing}\``);
-  const result: InitResult = { layer, dir, written: [], kept: [], protocolNote: null };
-  if (opts.protocol === 'claude') {
-    result.protocolNote = 'this version has no run.protocol for Claude-style hooks yet; the examples use the Chrys protocol';
-  }
-  write(join(dir, 'hooks.yaml'), starterHooksFile(schemaPath()), 0o644, result);
-  for (const f of STARTER_SCRIPTS) write(join(dir, f.path), f.content, f.mode, result);
+  const claude = opts.protocol === 'claude';
+  const result: InitResult = { layer, dir, written: [], kept: [], protocol: claude ? 'claude' : 'chrys' };
+  write(join(dir, 'hooks.yaml'), (claude ? starterClaudeHooksFile : starterHooksFile)(schemaPath()), 0o644, result);
+  for (const f of claude ? STARTER_CLAUDE_SCRIPTS : STARTER_SCRIPTS) write(join(dir, f.path), f.content, f.mode, result);
   return result;
 }
 

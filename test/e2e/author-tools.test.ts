@@ -93,13 +93,29 @@ describe('init', () => {
     expect(again.stderr).toContain('never overwrites');
   });
 
-  it('writes the global file with --global and notes the protocol it used', async () => {
+  it('writes a Claude-protocol starter with --protocol claude whose guards block as in Claude Code', async () => {
     const s = sandbox();
     const r = await s.run(['init', '--global', '--protocol', 'claude']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toContain('note:');
+    expect(r.stdout).toContain('chrys-hooks test protect-env');
     expect(readdirSync(join(s.configDir, 'hooks'))).toContain('hooks.yaml');
-    expect((await s.run(['test', 'house-rules', '--json'])).exitCode).toBe(0);
+    const v = await s.run(['validate', '--strict']);
+    expect(v.exitCode, v.stdout).toBe(0);
+    for (const id of ['no-rm-rf', 'protect-env', 'house-rules', 'tests-before-stop', 'tool-call-log']) {
+      const t = await s.run(['test', id, '--json']);
+      expect(t.exitCode, `${id}: ${t.stdout}${t.stderr}`).toBe(0);
+    }
+    const claude = async (input: object) => {
+      const f = await s.run(['fire', '--protocol', 'claude'], { input: JSON.stringify({ session_id: 's', cwd: s.workspace, ...input }) });
+      expect(f.exitCode, f.stderr).toBe(0);
+      return JSON.parse(f.stdout);
+    };
+    const rm = await claude({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' } });
+    expect(rm.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('rm -rf is not allowed') });
+    const env = await claude({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: `${s.workspace}/.env`, content: 'x' } });
+    expect(env.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('.env holds secrets') });
+    const ls = await claude({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    expect(ls.hookSpecificOutput?.permissionDecision).not.toBe('deny');
   });
 });
 
