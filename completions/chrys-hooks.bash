@@ -13,6 +13,7 @@ _chrys_hooks() {
     --cwd) COMPREPLY=($(compgen -d -- "$cur")); return;;
     --format) COMPREPLY=($(compgen -W "text json github" -- "$cur")); return;;
     --from) COMPREPLY=($(compgen -W "claude codex gemini cursor" -- "$cur")); return;;
+    --interval) return;;
     --limit) return;;
     --prune-done) return;;
     --source) COMPREPLY=($(compgen -W "project global" -- "$cur")); return;;
@@ -23,7 +24,7 @@ _chrys_hooks() {
     list) COMPREPLY=($(compgen -W "--event --json --stats --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     resolve) COMPREPLY=($(compgen -W "--event --input --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     import) COMPREPLY=($(compgen -W "--from --write --global --force --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
-    drain-outbox) COMPREPLY=($(compgen -W "--json --dry-run --limit --requeue-failed --prune-done --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
+    drain-outbox) COMPREPLY=($(compgen -W "--json --dry-run --watch --interval --limit --requeue-failed --prune-done --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     events) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     trust) COMPREPLY=($(compgen -W "--yes --list --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     untrust) COMPREPLY=($(compgen -W "--config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;

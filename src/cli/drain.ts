@@ -1,8 +1,11 @@
-// `chrys-hooks drain-outbox`: run due durable jobs; also requeue failed jobs
-// and prune old done ones.
+// `chrys-hooks drain-outbox`: run due durable jobs, once or (--watch) as a
+// long-running scheduler; also requeue failed jobs and prune old done ones.
 
 import { ChrysError, EXIT } from '../core/errors.js';
-import { drainOutbox, pruneDone, requeueFailed } from '../outbox/drain.js';
+import type { Warning } from '../core/diagnostics.js';
+import { drainOutbox } from '../outbox/drain.js';
+import { pruneDone, requeueFailed } from '../outbox/maintenance.js';
+import type { DrainSummary, JobReport } from '../outbox/summary.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { stopOnTermination } from './signals.js';
@@ -18,6 +21,8 @@ function count(opts: Record<string, unknown>, key: string, what: string): number
 export async function runDrain(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const limit = count(opts, 'limit', 'limit');
   const pruneDays = count(opts, 'pruneDone', 'prune-done');
+  if (opts.watch) return runWatch(opts, globals, limit, pruneDays);
+  if (opts.interval !== undefined) throw new ChrysError('usage', '--interval needs --watch', 'add --watch, or drop --interval');
   if (opts.requeueFailed) {
     const requeued = requeueFailed(globals);
     if (opts.json) return { stdout: JSON.stringify({ requeued }, null, 2), exitCode: EXIT.ok };
@@ -28,7 +33,7 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
   }
   if (pruneDays !== undefined) {
     const removed = pruneDone(globals, pruneDays);
-    return { stdout: opts.json ? JSON.stringify({ pruned: removed }, null, 2) : `pruned ${removed.length} done job${removed.length === 1 ? '' : 's'} older than ${pruneDays} days`, exitCode: EXIT.ok };
+    return { stdout: opts.json ? JSON.stringify({ days: pruneDays, pruned: removed }, null, 2) : `pruned ${removed.length} done job${removed.length === 1 ? '' : 's'} older than ${pruneDays} days`, exitCode: EXIT.ok };
   }
   const progress = process.stderr.isTTY && !opts.json
     ? (done: number, total: number): void => {
@@ -38,16 +43,67 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
   stopOnTermination();
   const summary = await drainOutbox({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}), ...(progress ? { onProgress: progress } : {}) });
   if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
-  const s = summary;
-  const lines = s.jobs
-    .filter((j) => !['young', 'not_due', 'claimed'].includes(j.outcome))
-    .map((j) => `${j.outcome.padEnd(14)} ${j.job_id}  ${j.hook_id}${j.error ? `  (${j.error})` : ''}`);
+  return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
+}
+
+const QUIET: ReadonlySet<string> = new Set(['young', 'not_due', 'claimed', 'limit']);
+
+function renderSummary(s: DrainSummary, dryRun: boolean): string {
+  const lines = s.jobs.filter((j) => !QUIET.has(j.outcome)).flatMap(jobLines);
   for (const w of s.warnings) lines.push(`warning ${w.code}: ${w.message}`);
-  const verb = opts.dryRun ? 'would run' : 'ran';
-  const wouldRun = s.jobs.filter((j) => j.outcome === 'would_run').length;
+  const ran = dryRun ? `would run ${s.would_run}, would move ${s.would_fail} to failed/` : `ran ${s.ran}: ${s.done} done, ${s.failed} failed, ${s.deferred} deferred`;
   lines.push(
-    `${s.considered} pending considered, ${verb} ${opts.dryRun ? wouldRun : s.ran}: ${s.done} done, ${s.failed} failed; ` +
-      `skipped ${s.skipped.young} young, ${s.skipped.not_due} not due, ${s.skipped.claimed} claimed, ${s.skipped.untrusted} untrusted`,
+    `${s.considered} pending considered, ${ran}; ` +
+      `skipped ${s.skipped.young} young, ${s.skipped.not_due} not due, ${s.skipped.claimed} claimed, ${s.skipped.untrusted} untrusted` +
+      (s.skipped.limit ? `, ${s.skipped.limit} over --limit` : ''),
   );
-  return { stdout: lines.join('\n'), exitCode: EXIT.ok };
+  return lines.join('\n');
+}
+
+/** A job's line, then what an operator needs next: the stderr tail and log of a failure, the command for an untrusted job. */
+function jobLines(j: JobReport): string[] {
+  const lines = [`${j.outcome.padEnd(14)} ${j.job_id}  ${j.hook_id}${j.error ? `  (${j.error})` : ''}${j.due_at && j.outcome === 'deferred' ? `  due ${j.due_at}` : ''}`];
+  if (j.stderr_tail) lines.push(...j.stderr_tail.trimEnd().split('\n').map((l) => `    | ${l}`));
+  if (j.log_path && j.outcome !== 'done') lines.push(`    log: ${j.log_path}`);
+  if (j.command) lines.push(`    project hooks are not enabled for this drain; to run it: ${j.command}`);
+  return lines;
+}
+
+async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
+  const clash = ['dryRun', 'requeueFailed'].find((k) => opts[k]) ?? (limit !== undefined ? 'limit' : pruneDays !== undefined ? 'pruneDone' : undefined);
+  if (clash) throw new ChrysError('usage', `--watch cannot be combined with --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'run that as a one-shot drain-outbox');
+  const interval = opts.interval === undefined ? 10 : Number(opts.interval);
+  if (!Number.isFinite(interval) || interval < 0.05) throw new ChrysError('usage', `--interval takes a number of seconds >= 0.05, not "${String(opts.interval)}"`, 'for example --interval 10');
+  const json = Boolean(opts.json);
+  const log = (fields: Record<string, unknown>, text: string): void => {
+    const at = new Date().toISOString();
+    process.stderr.write(json ? `${JSON.stringify({ at, ...fields })}\n` : `${at} ${text}\n`);
+  };
+  const seenUntrusted = new Set<string>();
+  const seenWarnings = new Set<string>();
+  const { Watcher } = await import('../outbox/watch.js');
+  const watcher = new Watcher({
+    ...globals,
+    intervalSeconds: interval,
+    onReady: ({ pending, watching }) => log({ watching: pending, interval_seconds: interval, fs_events: watching }, `watching ${pending} (${watching ? 'file events, ' : ''}every ${interval} s at most)`),
+    onJob: (job, ran) => {
+      // Waiting jobs are looked at on every pass: log what changed, and an untrusted job once.
+      if (QUIET.has(job.outcome) || (job.outcome === 'deferred' && !ran)) return;
+      if (job.outcome === 'untrusted' && seenUntrusted.has(job.job_id)) return;
+      if (job.outcome === 'untrusted') seenUntrusted.add(job.job_id);
+      log({ ...job }, jobLines(job).join('\n'));
+    },
+    onPassError: (e) => log({ error: e.message }, `error: ${e.message}; trying again in ${interval} s`),
+    onWarning: (w: Warning) => {
+      if (seenWarnings.has(w.message)) return;
+      seenWarnings.add(w.message);
+      log({ warning: w }, `warning ${w.code}: ${w.message}`);
+    },
+  });
+  const stop = (): void => watcher.stop();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  const leftPending = await watcher.run();
+  log({ stopped: true, left_pending: leftPending }, `stopped${leftPending ? `; ${leftPending} running job${leftPending === 1 ? '' : 's'} stopped, left pending` : ''}`);
+  return { exitCode: EXIT.ok };
 }

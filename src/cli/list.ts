@@ -4,6 +4,7 @@ import { EXIT } from '../core/errors.js';
 import { lookupEvent, type EventName } from '../core/events.js';
 import { ChrysError } from '../core/errors.js';
 import { type ListedHook, listHooks } from '../engine/inspect.js';
+import { deferredJobs } from '../outbox/maintenance.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
@@ -19,8 +20,9 @@ export function eventOption(opts: Record<string, unknown>): EventName | undefine
 export async function runList(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const event = eventOption(opts);
   const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}), stats: Boolean(opts.stats) });
+  const deferred = deferredJobs(config.configDir).filter((j) => !event || hooks.some((h) => h.id === j.hook_id));
   if (opts.json) {
-    return { stdout: JSON.stringify({ sources: config.sources, project_trust: config.projectTrust, warnings: config.warnings, hooks }, null, 2), exitCode: EXIT.ok };
+    return { stdout: JSON.stringify({ sources: config.sources, project_trust: config.projectTrust, warnings: config.warnings, hooks, deferred }, null, 2), exitCode: EXIT.ok };
   }
   const k = paint(globals.color);
   const lines = [...invalidFileLines(config.warnings).map((l) => k.red(l)), k.bold('sources'), ...renderSources(config.sources, k)];
@@ -38,6 +40,10 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
       rows.push([String(h.position), h.id, h.source, h.event, h.mode, h.match, h.enabled ? 'yes' : k.gray('no'), last]);
     }
     lines.push(...table(rows));
+  }
+  if (deferred.length) {
+    lines.push('', k.bold('deferred jobs (the hook said "not yet")'));
+    lines.push(...table([['job', 'hook', 'due', 'starts', 'why'].map((h) => k.bold(h)), ...deferred.map((j) => [j.job_id, j.hook_id, j.due_at, String(j.retries), j.reason ?? '-'])]));
   }
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

@@ -49,7 +49,7 @@ export const FILES: readonly Entry[] = [
   { name: '<workspace>/.chrys/hooks/hooks.yaml', about: 'project hooks (else hooks.yml, else hooks.json), loaded only when project hooks are enabled' },
   { name: '<config_dir>/settings.yaml', about: 'user settings (else settings.yml, else settings.json): project.hooks_enabled' },
   { name: '<config_dir>/hooks/tmp/', about: 'per-run payload and result files (0600), deleted after each run' },
-  { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs, kept seven days' },
+  { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs and of every durable job run, kept seven days' },
   { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/)' },
   { name: '<config_dir>/hooks/state/trust.json', about: 'the workspaces trusted by content: per workspace real path, the hooks file and each referenced file with its SHA-256 (0600; written only by trust and untrust)' },
   { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/ (a claim\'s lock, and <job_id>.pgid: the process group of the job\'s running hook)' },
@@ -77,6 +77,7 @@ export const EXAMPLES: readonly Entry[] = [
   { name: 'chrys-hooks trust', about: "review and trust this workspace's project hooks by content" },
   { name: 'chrys-hooks test protect-env', about: 'run one hook on a sample envelope and show what it saw, printed and decided' },
   { name: '* * * * * chrys-hooks drain-outbox', about: 'a crontab line that delivers durable jobs' },
+  { name: 'chrys-hooks drain-outbox --watch', about: 'a long-running scheduler: each durable job runs when it is due (see the README for a systemd unit)' },
 ];
 
 /** What each diagnostic code means; a code added without a line here must be documented in some docs/ page. */
@@ -128,4 +129,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   hooks_disabled: '`CHRYS_HOOKS=0`: every hook is off (locked global hooks excepted, named in the message)',
   skip_unknown_hook: '`CHRYS_HOOKS_SKIP` names an id that is no loaded hook',
   hook_locked: 'a `locked: true` global hook ran although `CHRYS_HOOKS=0` or `CHRYS_HOOKS_SKIP` would turn it off',
+  retry_after_invalid: 'a result file\'s `retry_after_seconds` is negative, over 604800 (seven days) or not a number; clamped, or the default `outbox_retry_delay_seconds` used',
+  due_at_invalid: 'a pending job\'s `due_at` is not a date; the job is treated as due',
+  outbox_watch_unavailable: '`drain-outbox --watch` cannot watch (or recreate) `outbox/pending/`; it polls every `--interval` instead',
 };

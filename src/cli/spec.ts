@@ -93,15 +93,17 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'drain-outbox',
     summary: 'run due durable jobs from the outbox',
-    description: 'Runs pending durable hook jobs that are due, under a per-job lock, and waits for them.',
+    description: 'Runs pending durable hook jobs that are due, under a per-job lock, and waits for them. With --watch, keeps running as a scheduler until SIGTERM or SIGINT.',
     options: [
-      { flags: '--json', description: 'machine-readable summary' },
-      { flags: '--dry-run', description: 'list what would run, run nothing' },
+      { flags: '--json', description: 'machine-readable summary (with --watch: JSON log lines on stderr)' },
+      { flags: '--dry-run', description: 'list what would run or move, run and move nothing' },
+      { flags: '--watch', description: 'keep running: run each job when it is due, until SIGTERM or SIGINT' },
+      { flags: '--interval <seconds>', description: 'with --watch: look at the outbox at least this often (default 10)' },
       { flags: '--limit <n>', description: 'run at most n jobs' },
       { flags: '--requeue-failed', description: 'move failed jobs back to pending (after fixing a hook)' },
       { flags: '--prune-done <days>', description: 'delete done jobs older than this many days' },
     ],
-    examples: ['chrys-hooks drain-outbox', '*/5 * * * * chrys-hooks drain-outbox >/dev/null'],
+    examples: ['chrys-hooks drain-outbox', 'chrys-hooks drain-outbox --watch', '*/5 * * * * chrys-hooks drain-outbox >/dev/null'],
   },
   {
     name: 'events',

@@ -84,6 +84,7 @@ export interface Settings {
   max_parallel_hooks: number;
   outbox_retry_age_seconds: number;
   outbox_max_retries: number;
+  outbox_retry_delay_seconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -91,6 +92,7 @@ export const DEFAULT_SETTINGS: Settings = {
   max_parallel_hooks: 4,
   outbox_retry_age_seconds: 60,
   outbox_max_retries: 3,
+  outbox_retry_delay_seconds: 60,
 };
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;

@@ -54,6 +54,9 @@ export const WARNING_CODES = [
   'hooks_disabled',
   'skip_unknown_hook',
   'hook_locked',
+  'retry_after_invalid',
+  'due_at_invalid',
+  'outbox_watch_unavailable',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

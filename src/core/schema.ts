@@ -72,6 +72,7 @@ export const settingsSchema = z.strictObject({
   max_parallel_hooks: z.optional(z.int().check(z.gte(1), z.lte(MAX_PARALLEL_HOOKS))),
   outbox_retry_age_seconds: z.optional(z.number().check(z.gte(0))),
   outbox_max_retries: z.optional(z.int().check(z.gte(0))),
+  outbox_retry_delay_seconds: z.optional(z.number().check(z.gte(0))),
 });
 
 /** The whole file, as published in schema/hooks.schema.json. */

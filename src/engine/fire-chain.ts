@@ -15,6 +15,7 @@ import { matchHook } from '../core/match.js';
 import { planEvent } from '../core/plan.js';
 import { loadConfig } from '../config/load.js';
 import { newJob, writeJob } from '../outbox/job.js';
+import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
@@ -109,7 +110,8 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
       else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined, trace });
     }
     if (handoff.length > 0) {
-      const notStarted = startWorker({ ctx, maxParallel: settingValues(config.settings).max_parallel_hooks, runs: handoff }, temp);
+      const settings = settingValues(config.settings);
+      const notStarted = startWorker({ ctx, maxParallel: settings.max_parallel_hooks, runs: handoff, retry: retryPolicy(settings) }, temp);
       if (notStarted) reportWorkerFailure(decision, handoff, notStarted);
     }
     await drainSession(event, ctx, settingValues(config.settings).shutdown_grace_seconds);

@@ -13,6 +13,7 @@ import { ensureDir, runtimeDir, sweepStaleTemp, TempFiles } from '../run/runtime
 import { foreignInput } from '../run/foreign.js';
 import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
+import type { RetryPolicy } from '../outbox/retry.js';
 import { parseJob } from '../outbox/job.js';
 import { readJobText } from '../outbox/store.js';
 import { recordRun } from '../state/history.js';
@@ -33,6 +34,8 @@ export interface WorkerSpec {
   ctx: HookContext;
   maxParallel: number;
   runs: WorkerRun[];
+  /** "Not yet" retries of durable jobs (outbox_retry_delay_seconds, outbox_max_retries). */
+  retry?: RetryPolicy;
 }
 
 /** Writes the spec (0600) and starts a worker that outlives this process; returns why not when it cannot. */
@@ -62,13 +65,14 @@ export async function runWorker(specPath: string): Promise<void> {
   const queue = spec.runs.filter((r) => !r.hook.execution.detach);
   for (const run of spec.runs.filter((r) => r.hook.execution.detach)) launchDetached(spec.ctx, run);
   const next = async (): Promise<void> => {
-    for (let run = queue.shift(); run; run = queue.shift()) await runOne(spec.ctx, run, temp);
+    for (let run = queue.shift(); run; run = queue.shift()) await runOne(spec, run, temp);
   };
   await Promise.all(Array.from({ length: clampParallel(spec.maxParallel) }, next));
   temp.cleanup();
 }
 
-async function runOne(ctx: HookContext, run: WorkerRun, temp: TempFiles): Promise<void> {
+async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promise<void> {
+  const { ctx } = spec;
   const { hook, sessionDir } = run;
   const cancelled = (): boolean => (sessionDir ? isCancelled(sessionDir, run.runId) : false);
   const onSpawn = (pid: number): void => {
@@ -79,14 +83,14 @@ async function runOne(ctx: HookContext, run: WorkerRun, temp: TempFiles): Promis
     let record: RunRecord | undefined;
     let status: string;
     if (run.jobId) {
-      const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn });
+      const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn, ...(spec.retry ? { retry: spec.retry } : {}) });
       record = result.record;
-      status = record?.historyStatus ?? result.outcome;
+      status = result.outcome === 'deferred' ? 'deferred' : (record?.historyStatus ?? result.outcome);
     } else {
       record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn, cancelled });
       status = record.historyStatus;
     }
-    if (record) writeLog(ctx.configDir, run, record);
+    if (record && !run.jobId) writeLog(ctx.configDir, run, record); // a durable job writes its own log
     recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
   } finally {
     if (sessionDir) finishRun(sessionDir, run.runId);

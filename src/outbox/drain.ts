@@ -1,281 +1,297 @@
 // `drain-outbox` (CONTRACT §9): run the pending durable jobs that are due,
 // each under its claim, re-finding its hook in the current configuration.
 // Nothing is ever deleted: a job ends in done/ or failed/, or stays pending.
+// A Drainer runs passes: each reloads the hooks files and trust, selects
+// (select.ts) and queues what is due; the queue runs max_parallel_hooks jobs
+// at a time. A one-shot drain is one pass; a watcher (watch.ts) runs many.
 
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel } from '../core/config.js';
 import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
 import { discover } from '../config/discover.js';
-import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
+import { settingsTrust } from '../config/load.js';
 import { recordTrustsFile } from '../config/project-trust.js';
-import { type GlobalOptions, HOOKS_FILE_NAMES, configDirOf, findFirst, projectHooksDir, samePhysicalFile, trustOverride, workspaceOf } from '../config/locations.js';
+import { type GlobalOptions, configDirOf, trustOverride, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
+import { pruneLogs } from '../run/logs.js';
 import { TempFiles, runtimeDir, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
-import { recordRun } from '../state/history.js';
 import { withJobLock } from './claim.js';
-import { type Job, InvalidJob, parseJob, writeJob } from './job.js';
-import { fileJob, runDurableJob } from './run-job.js';
-import { isOddJobFile, listJobs, moveJob, outboxDir, readJobText } from './store.js';
+import { HookFinder, type LoadMemo } from './find-hook.js';
+import { HistoryBatch } from './history-batch.js';
+import { readCandidates } from './candidates.js';
+import { type Job, parseJob } from './job.js';
+import { retryPolicy } from './retry.js';
+import { type JobRun, fileJobAsync, runDurableJob } from './run-job.js';
+import { type FailOutcome, type Verdict, selectJobs } from './select.js';
+import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync } from './store.js';
+import { type DrainOutcome, type DrainSummary, type JobReport, Tally } from './summary.js';
 
-export type DrainOutcome =
-  | 'done' | 'failed' | 'pending' | 'would_run'
-  | 'young' | 'not_due' | 'claimed' | 'untrusted'
-  | 'stale_source' | 'ambiguous_hook' | 'max_retries' | 'invalid_job';
-
-export interface DrainSummary {
-  considered: number;
-  ran: number;
-  done: number;
-  failed: number;
-  skipped: { young: number; not_due: number; claimed: number; untrusted: number };
-  jobs: { job_id: string; hook_id: string; outcome: DrainOutcome; error?: string }[];
-  warnings: Warning[];
-}
+export type { DrainOutcome, DrainSummary, JobReport } from './summary.js';
 
 export interface DrainOptions extends GlobalOptions {
   dryRun?: boolean;
   limit?: number;
   onProgress?: (done: number, total: number) => void;
+  /** Told each job's report as soon as it is known (a watcher logs it at once). */
+  onJob?: (report: JobReport, ran: boolean) => void;
+  onWarning?: (warning: Warning) => void;
+  /** Keep the job reports in the summary (a long-running watcher does not, so its memory stays flat). */
+  keepJobs?: boolean;
 }
 
-type Lookup = { hook: Hook } | { error: 'stale_source' | 'ambiguous_hook' | 'untrusted'; message: string };
+/** What a queued run needs of its job, and no more: a long queue holds no payloads (spawn cost grows with the heap). */
+interface Queued {
+  fileId: string;
+  ids: { job_id: string; hook_id: string };
+  hook: Hook;
+  sessionId: string;
+  profile: string;
+  cwd: string | undefined;
+}
 
-/** Finds a job's hook again, by source + source path + id, in the current configuration. */
-class HookFinder {
-  private readonly files = new Map<string, Promise<FileLoad | undefined>>();
-  constructor(
-    private readonly globalPath: string | undefined,
-    /** Whether the project file at this path may load; undefined = no file named. */
-    private readonly trusted: (projectPath: string | undefined) => boolean,
-  ) {}
+const queued = (fileId: string, job: Job, hook: Hook): Queued => ({
+  fileId,
+  ids: { job_id: job.job_id, hook_id: job.hook_id },
+  hook,
+  sessionId: stringField(job.payload, 'session_id'),
+  profile: stringField(job.payload, 'profile'),
+  cwd: typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined,
+});
 
-  private load(path: string, layer: 'global' | 'project'): Promise<FileLoad | undefined> {
-    const key = `${layer}\0${path}`;
-    if (!this.files.has(key)) this.files.set(key, existsSync(path) ? loadHooksFile(path, layer) : Promise.resolve(undefined));
-    return this.files.get(key)!;
+export class Drainer {
+  readonly configDir: string;
+  readonly tally: Tally;
+  settings: Settings = DEFAULT_SETTINGS;
+  private readonly queue: Queued[] = [];
+  /** Job files queued or running in this process: a later pass leaves them alone. */
+  private readonly busy = new Set<string>();
+  private readonly pids = new Map<string, number>();
+  private readonly stopped = new Set<string>();
+  private active = 0;
+  private finished = 0;
+  private stopping = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly temp: TempFiles;
+  private readonly history: HistoryBatch;
+  private readonly fallbackWorkspace: string;
+  private readonly loads: LoadMemo = new Map();
+  private trustSwitchedOff = false;
+  /** Told the due time of a job this drain deferred, so a watcher looks again then. */
+  onDeferred?: (dueAt: number) => void;
+
+  constructor(private readonly opts: DrainOptions) {
+    this.configDir = configDirOf(opts);
+    this.tally = new Tally(opts.keepJobs ?? true, opts.onJob, opts.onWarning);
+    this.temp = new TempFiles(this.configDir);
+    this.history = new HistoryBatch(this.configDir);
+    this.fallbackWorkspace = workspaceOf(opts);
+    if (!opts.dryRun) pruneLogs(this.configDir);
   }
 
-  async global(): Promise<FileLoad | undefined> {
-    return this.globalPath ? this.load(this.globalPath, 'global') : undefined;
+  get running(): number {
+    return this.active;
   }
 
-  async find(job: Job): Promise<Lookup> {
-    const stale = (message: string): Lookup => ({ error: 'stale_source', message });
-    const pick = (file: FileLoad | undefined): Hook | undefined => file?.hooks.find((h) => h.id === job.hook_id && h.enabled);
-    if (job.hook_source === 'project') {
-      const path = job.hook_source_path;
-      if (!this.trusted(typeof path === 'string' ? path : undefined)) return { error: 'untrusted', message: 'project hooks are not enabled for this drain' };
-      if (typeof path !== 'string') return stale('the job names no hook_source_path');
-      const file = await this.load(path, 'project');
-      if (!file?.valid) return stale(`project hooks file ${path} is ${file ? 'invalid' : 'gone'}`);
-      const hook = pick(file);
-      return hook ? { hook } : stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
+  /** One look at pending/: reports what is not run, queues what is. Returns when a skipped job is next worth a look. */
+  async pass(): Promise<number | undefined> {
+    const warnings: Warning[] = [];
+    const trusted = await this.trustOf(warnings);
+    const finder = new HookFinder(discover({ ...this.opts, workspace: process.cwd() }).globalPath, trusted, this.loads);
+    this.settings = { ...DEFAULT_SETTINGS, ...(await finder.global())?.settings };
+    if (!this.opts.dryRun) {
+      sweepStaleTemp(outboxDir(this.configDir, 'pending'), '.tmp');
+      sweepStaleTemp(runtimeDir(this.configDir, 'tmp'), '.json');
     }
-    if (job.hook_source === 'global') {
-      const path = job.hook_source_path;
-      const file = await this.global();
-      if (!file?.valid || typeof path !== 'string' || !samePhysicalFile(path, file.path)) return stale(`global hooks file ${path} is not the loaded global file, or is invalid`);
-      const hook = pick(file);
-      return hook ? { hook } : stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
+    const ids = (await listJobsAsync(this.configDir, 'pending')).filter((id) => !this.busy.has(id));
+    const candidates = await readCandidates(this.configDir, ids);
+    await finder.preload(candidates.flatMap((c) => ('job' in c ? [c.job] : [])));
+    const selection = selectJobs(candidates, (job) => finder.find(job), {
+      now: Date.now(),
+      retryAgeSeconds: this.settings.outbox_retry_age_seconds,
+      maxRetries: this.settings.outbox_max_retries,
+      ...(this.opts.limit !== undefined ? { limit: this.opts.limit } : {}),
+    });
+    this.tally.warn(...warnings, ...selection.warnings);
+    for (const verdict of selection.verdicts) await this.decide(verdict);
+    this.pump();
+    return selection.wakeAt;
+  }
+
+  /**
+   * Whether a project file may load, asked afresh each pass: --project-hooks /
+   * --no-project-hooks (or CHRYS_PROJECT_HOOKS), else project.hooks_enabled in
+   * the user settings, else the trust record of its workspace.
+   */
+  private async trustOf(warnings: Warning[]): Promise<(projectPath: string | undefined) => boolean> {
+    const switched = trustOverride(this.opts) ?? ((await settingsTrust(this.configDir, warnings)) || undefined);
+    this.trustSwitchedOff = switched === false;
+    const byRecord = new Map<string, boolean>();
+    return (projectPath) => {
+      if (switched !== undefined || projectPath === undefined) return switched ?? false;
+      if (!byRecord.has(projectPath)) byRecord.set(projectPath, recordTrustsFile(this.configDir, projectPath, warnings));
+      return byRecord.get(projectPath)!;
+    };
+  }
+
+  /** The command that would let an untrusted job run: trust its workspace (after a review), or this drain with --project-hooks. */
+  private trustCommand(job: Job): string {
+    const path = job.hook_source_path;
+    const config = `--config-dir ${shellWord(this.configDir)}`;
+    if (this.trustSwitchedOff || typeof path !== 'string') return `chrys-hooks drain-outbox --project-hooks ${config}`;
+    return `chrys-hooks trust --cwd ${shellWord(dirname(dirname(dirname(path))))} ${config}`;
+  }
+
+  private async decide(v: Verdict): Promise<void> {
+    const ids = { job_id: v.job?.job_id ?? v.fileId, hook_id: v.job?.hook_id ?? '' };
+    if (v.action === 'skip') {
+      const command = v.outcome === 'untrusted' ? { command: this.trustCommand(v.job) } : {};
+      this.tally.report({ ...ids, outcome: v.outcome, ...(v.dueAt ? { due_at: v.dueAt } : {}), ...command });
+    } else if (v.action === 'fail') {
+      if (this.opts.dryRun) this.tally.report({ ...ids, outcome: v.outcome, error: `${v.message}; would move to failed/` }, true);
+      else this.tally.report({ ...ids, ...(await this.failUnderClaim(v.fileId, v.outcome, v.message).catch((e: Error) => ({ outcome: 'pending' as const, error: `${v.message}; could not move it to failed/: ${e.message}` }))) });
+    } else if (this.opts.dryRun) {
+      this.tally.report({ ...ids, outcome: 'would_run' });
+    } else {
+      this.busy.add(v.fileId);
+      this.queue.push(queued(v.fileId, v.job, v.hook));
     }
-    // A legacy job without hook_source: the id must name exactly one hook.
-    const candidates: Hook[] = [];
-    const globalHook = pick(await this.global());
-    if (globalHook) candidates.push(globalHook);
-    const cwd = typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined;
-    if (cwd) {
-      const projectPath = findFirst(projectHooksDir(cwd), HOOKS_FILE_NAMES);
-      if (projectPath && !(this.globalPath && samePhysicalFile(projectPath, this.globalPath)) && this.trusted(projectPath)) {
-        const hook = pick(await this.load(projectPath, 'project'));
-        if (hook) candidates.push(hook);
+  }
+
+  private pump(): void {
+    while (!this.stopping && this.queue.length > 0 && this.active < clampParallel(this.settings.max_parallel_hooks)) {
+      const item = this.queue.shift()!;
+      this.active++;
+      void this.runQueued(item).finally(() => {
+        this.active--;
+        this.busy.delete(item.fileId);
+        this.opts.onProgress?.(++this.finished, this.finished + this.queue.length + this.active);
+        this.pump();
+        if (this.active === 0 && (this.queue.length === 0 || this.stopping)) this.wakeIdle();
+      });
+    }
+    if (this.active === 0) this.wakeIdle();
+  }
+
+  private async runQueued({ fileId, ids, hook, sessionId, profile, cwd }: Queued): Promise<void> {
+    const ctx: HookContext = {
+      configDir: this.configDir,
+      // The workspace the event came from; else --cwd, else the current directory.
+      workspace: cwd !== undefined && existsSync(cwd) ? cwd : this.fallbackWorkspace,
+      sessionId,
+      profile,
+    };
+    const once = new OnceGuard(this.configDir, sessionId);
+    // The loop guard: a once-per-session follow-up runs only as the job that stamped it (a deferred retry included).
+    const refuse = (): string | undefined => (hook.execution.once_per_session ? once.claim(hook, fileId) : undefined);
+    let result: JobRun;
+    try {
+      result = await runDurableJob(this.configDir, fileId, hook, ctx, this.temp, {
+        refuse,
+        retry: retryPolicy(this.settings),
+        onSpawn: (pid) => this.pids.set(fileId, pid),
+        cancelled: () => this.stopped.has(fileId),
+      });
+    } catch (e) {
+      // The job file is as it was (pending); say why, and let the next pass try again.
+      this.tally.report({ ...ids, outcome: 'pending', error: `could not run: ${(e as Error).message}` });
+      return;
+    } finally {
+      this.pids.delete(fileId);
+    }
+    this.tally.warn(...result.warnings);
+    if (result.error) this.tally.warn({ code: 'outbox_unavailable', hook: hook.id, message: `job ${fileId}: ${result.error}` });
+    this.reportRun(ids, hook, result, sessionId);
+  }
+
+  private reportRun(ids: Queued['ids'], hook: Hook, result: JobRun, sessionId: string): void {
+    if (result.outcome === 'claimed' || result.outcome === 'gone') return this.tally.report({ ...ids, outcome: 'claimed' });
+    const filed = result.job;
+    const outcome: DrainOutcome = result.outcome;
+    const error = result.error ?? (typeof filed?.error === 'string' ? filed.error : undefined);
+    this.tally.report({
+      ...ids,
+      outcome,
+      ...(error ? { error } : {}),
+      ...(outcome === 'deferred' && typeof filed?.due_at === 'string' ? { due_at: filed.due_at } : {}),
+      ...(result.logPath ? { log_path: result.logPath } : {}),
+      ...(outcome === 'failed' && result.record?.stderrTail ? { stderr_tail: result.record.stderrTail } : {}),
+    }, false, result.record !== undefined);
+    if (outcome === 'deferred' && typeof filed?.due_at === 'string') this.onDeferred?.(Date.parse(filed.due_at));
+    if (result.record) {
+      const status = outcome === 'deferred' ? 'deferred' : result.record.historyStatus;
+      this.history.add(hook, { status, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
+    }
+  }
+
+  private async failUnderClaim(fileId: string, outcome: FailOutcome, message: string): Promise<{ outcome: DrainOutcome; error?: string }> {
+    if (outcome === 'invalid_job') {
+      try {
+        await moveJobAsync(this.configDir, fileId, 'pending', 'failed');
+        return { outcome, error: `${message}; moved to failed/` };
+      } catch {
+        return { outcome: 'claimed' }; // someone else moved it
       }
     }
-    if (candidates.length > 1) return { error: 'ambiguous_hook', message: `hook id "${job.hook_id}" exists in both layers and the job does not say which` };
-    return candidates[0] ? { hook: candidates[0] } : stale(`no hook "${job.hook_id}" in the current configuration`);
+    const claim = await withJobLock(this.configDir, fileId, async () => {
+      const text = await readJobTextAsync(this.configDir, 'pending', fileId);
+      if (text === undefined) return false;
+      await fileJobAsync(this.configDir, fileId, { ...parseJob(text), state: 'failed', error: outcome }, 'failed');
+      return true;
+    });
+    return claim.claimed && claim.value ? { outcome, error: message } : { outcome: 'claimed' };
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Resolves when nothing is running (and, unless stopping, nothing is queued). */
+  idle(): Promise<void> {
+    if (this.active === 0 && (this.queue.length === 0 || this.stopping)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Starts nothing new; queued jobs stay pending, untouched. */
+  stop(): void {
+    this.stopping = true;
+    for (const item of this.queue.splice(0)) this.busy.delete(item.fileId);
+  }
+
+  /** Stops the running hooks (their process groups); their jobs stay pending. */
+  kill(signal: NodeJS.Signals): void {
+    for (const [fileId, pid] of this.pids) {
+      this.stopped.add(fileId);
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  close(): void {
+    this.history.flush();
+    this.temp.cleanup();
+    this.tally.warn(...this.temp.warnings.splice(0));
   }
 }
 
+/** A path as one POSIX shell word, for a command the user can paste. */
+export const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+
+/** A one-shot drain: one pass, then wait for what it started. */
 export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
-  const configDir = configDirOf(opts);
-  const summary: DrainSummary = { considered: 0, ran: 0, done: 0, failed: 0, skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0 }, jobs: [], warnings: [] };
-  const switched = trustOverride(opts) ?? ((await settingsTrust(configDir, summary.warnings)) || undefined);
-  const byRecord = new Map<string, boolean>();
-  const trusted = (projectPath: string | undefined): boolean => {
-    if (switched !== undefined || projectPath === undefined) return switched ?? false;
-    if (!byRecord.has(projectPath)) byRecord.set(projectPath, recordTrustsFile(configDir, projectPath, summary.warnings));
-    return byRecord.get(projectPath)!;
-  };
-  const globalPath = discover({ ...opts, workspace: process.cwd() }).globalPath;
-  const finder = new HookFinder(globalPath, trusted);
-  const settings: Settings = { ...DEFAULT_SETTINGS, ...(await finder.global())?.settings };
-  const now = Date.now();
-  sweepStaleTemp(outboxDir(configDir, 'pending'), '.tmp');
-  sweepStaleTemp(runtimeDir(configDir, 'tmp'), '.json');
-  const record = (job: { job_id: string; hook_id: string }, outcome: DrainOutcome, error?: string): void => {
-    summary.jobs.push({ job_id: job.job_id, hook_id: job.hook_id, outcome, ...(error ? { error } : {}) });
-    if (outcome === 'done') summary.done++;
-    if (outcome === 'failed' || outcome === 'stale_source' || outcome === 'ambiguous_hook' || outcome === 'max_retries' || outcome === 'invalid_job') summary.failed++;
-    if (outcome in summary.skipped) summary.skipped[outcome as keyof DrainSummary['skipped']]++;
-  };
-
-  // `fileId` is the job file's name: the identity for claims and moves, even where a hand-written job_id differs.
-  const runnable: { fileId: string; job: Job; hook: Hook }[] = [];
-  for (const jobId of listJobs(configDir, 'pending')) {
-    if (isOddJobFile(configDir, 'pending', jobId)) {
-      summary.considered++;
-      if (!opts.dryRun) moveAside(configDir, jobId);
-      record({ job_id: jobId, hook_id: '' }, 'invalid_job', 'not a regular file; moved to failed/');
-      continue;
-    }
-    const text = readJobText(configDir, 'pending', jobId);
-    if (text === undefined) continue; // finished by someone else meanwhile
-    let job: Job;
-    try {
-      job = parseJob(text);
-    } catch (e) {
-      if (!(e instanceof InvalidJob)) throw e;
-      summary.considered++;
-      if (!opts.dryRun) moveAside(configDir, jobId);
-      record({ job_id: jobId, hook_id: '' }, 'invalid_job', `${e.message}; moved to failed/`);
-      continue;
-    }
-    summary.considered++;
-    if (job.due_at && Date.parse(job.due_at) > now) {
-      record(job, 'not_due');
-      continue;
-    }
-    const since = Date.parse(job.last_started_at ?? job.created_at);
-    if (Number.isFinite(since) && now - since < settings.outbox_retry_age_seconds * 1000) {
-      record(job, 'young');
-      continue;
-    }
-    if (job.retries >= settings.outbox_max_retries) {
-      await failUnderClaim(configDir, jobId, job, 'max_retries', `started ${job.retries} times (outbox_max_retries ${settings.outbox_max_retries})`, opts.dryRun, record);
-      continue;
-    }
-    const found = await finder.find(job);
-    if ('error' in found) {
-      if (found.error === 'untrusted') record(job, 'untrusted');
-      else await failUnderClaim(configDir, jobId, job, found.error, found.message, opts.dryRun, record);
-      continue;
-    }
-    if (opts.limit !== undefined && runnable.length >= opts.limit) continue;
-    if (opts.dryRun) record(job, 'would_run');
-    else runnable.push({ fileId: jobId, job, hook: found.hook });
-  }
-
-  const temp = new TempFiles(configDir);
-  let finished = 0;
-  const fallbackWorkspace = workspaceOf(opts);
-  const next = async (): Promise<void> => {
-    for (let item = runnable.shift(); item; item = runnable.shift()) {
-      await runOne(configDir, fallbackWorkspace, item.fileId, item.job, item.hook, temp, summary, record);
-      opts.onProgress?.(++finished, finished + runnable.length);
-    }
-  };
-  await Promise.all(Array.from({ length: clampParallel(settings.max_parallel_hooks) }, next));
-  temp.cleanup();
-  summary.warnings.push(...temp.warnings);
-  return summary;
-}
-
-async function runOne(configDir: string, fallbackWorkspace: string, fileId: string, job: Job, hook: Hook, temp: TempFiles, summary: DrainSummary, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
-  const sessionId = stringField(job.payload, 'session_id');
-  const ctx: HookContext = {
-    configDir,
-    // The workspace the event came from; else --cwd, else the current directory.
-    workspace: typeof job.payload.cwd === 'string' && existsSync(job.payload.cwd) ? job.payload.cwd : fallbackWorkspace,
-    sessionId,
-    profile: stringField(job.payload, 'profile'),
-  };
-  const once = new OnceGuard(configDir, sessionId);
-  // The loop guard: a once-per-session follow-up runs only as the job that stamped it.
-  const refuse = (): string | undefined => (hook.execution.once_per_session ? once.claim(hook, fileId) : undefined);
-  let result: Awaited<ReturnType<typeof runDurableJob>>;
+  const drainer = new Drainer(opts);
   try {
-    result = await runDurableJob(configDir, fileId, hook, ctx, temp, { refuse });
-  } catch (e) {
-    // A full disk (or similar) for one job must not cost the summary of the others.
-    result = { outcome: 'pending', error: `cannot run the job (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    await drainer.pass();
+    await drainer.idle();
+  } finally {
+    drainer.close();
   }
-  if (result.outcome === 'claimed' || result.outcome === 'gone') {
-    record(job, 'claimed');
-    return;
-  }
-  if (result.record) summary.ran++;
-  if (result.error) summary.warnings.push({ code: 'outbox_unavailable', hook: hook.id, message: `job ${fileId}: ${result.error}` });
-  record(job, result.outcome === 'done' ? 'done' : result.outcome === 'pending' ? 'pending' : 'failed', result.record?.error ?? result.error ?? (result.outcome === 'failed' && !result.record ? 'once_per_session' : undefined));
-  if (result.record) {
-    recordRun(configDir, hook, { status: result.record.historyStatus, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
-  }
-}
-
-async function failUnderClaim(configDir: string, fileId: string, job: Job, outcome: 'stale_source' | 'ambiguous_hook' | 'max_retries', message: string, dryRun: boolean | undefined, record: (j: Job, o: DrainOutcome, e?: string) => void): Promise<void> {
-  if (dryRun) return record(job, outcome, message);
-  const claim = await withJobLock(configDir, fileId, async () => {
-    const text = readJobText(configDir, 'pending', fileId);
-    if (text === undefined) return false;
-    fileJob(configDir, fileId, { ...parseJob(text), state: 'failed', error: outcome === 'max_retries' ? 'max_retries' : outcome }, 'failed');
-    return true;
-  });
-  if (claim.claimed && claim.value) record(job, outcome, message);
-  else record(job, 'claimed');
-}
-
-/** A job file that is not a valid job: moved to failed/ as it is, never deleted. */
-function moveAside(configDir: string, jobId: string): void {
-  try {
-    moveJob(configDir, jobId, 'pending', 'failed');
-  } catch {
-    // someone else moved it
-  }
-}
-
-/** Moves failed jobs back to pending with a fresh start count, for after a hook is fixed. */
-export function requeueFailed(opts: GlobalOptions): { job_id: string; requeued: boolean; error?: string }[] {
-  const configDir = configDirOf(opts);
-  return listJobs(configDir, 'failed').map((jobId) => {
-    const text = readJobText(configDir, 'failed', jobId);
-    try {
-      const job = parseJob(text ?? '');
-      writeJob(configDir, 'failed', { ...job, state: 'pending', retries: 0, error: null, requeued_at: new Date().toISOString() }, jobId);
-      moveJob(configDir, jobId, 'failed', 'pending');
-      return { job_id: jobId, requeued: true };
-    } catch (e) {
-      return { job_id: jobId, requeued: false, error: (e as Error).message };
-    }
-  });
-}
-
-/** Deletes done/ jobs older than `days` (by last_finished_at, else file time). */
-export function pruneDone(opts: GlobalOptions, days: number): string[] {
-  const configDir = configDirOf(opts);
-  const cutoff = Date.now() - days * 86_400_000;
-  const dir = outboxDir(configDir, 'done');
-  const removed: string[] = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    const jobId = name.slice(0, -5);
-    let finishedAt = Number.NaN;
-    try {
-      finishedAt = Date.parse(parseJob(readJobText(configDir, 'done', jobId) ?? '').last_finished_at ?? '');
-    } catch {
-      // fall back to the file time
-    }
-    if (!Number.isFinite(finishedAt)) finishedAt = statSync(path).mtimeMs;
-    if (finishedAt < cutoff) {
-      rmSync(path, { force: true });
-      removed.push(jobId);
-    }
-  }
-  return removed;
+  return drainer.tally.summary;
 }

@@ -1,27 +1,34 @@
 // Running one durable job under its claim: count the start, run the hook,
-// then file the job as done or failed. A run that was cancelled or killed
-// from outside stays pending, so drain-outbox delivers it later.
+// keep its output in a log, then file the job as done, failed, or deferred
+// ("not yet": back in pending/ with a later due_at). A run that was
+// cancelled or killed from outside stays pending, so drain-outbox delivers it later.
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Hook } from '../core/config.js';
+import { type Hook, DEFAULT_SETTINGS } from '../core/config.js';
+import type { Warning } from '../core/diagnostics.js';
 import type { HookContext } from '../run/invocation.js';
 import { resolveInvocation } from '../run/invocation.js';
+import { formatLog, logName, newRunId, writeLog } from '../run/logs.js';
 import type { TempFiles } from '../run/runtime.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
-import { stringifyJson } from '../core/json.js';
+import { type Json, stringifyJson } from '../core/json.js';
 import { withJobLock } from './claim.js';
 import { type Job, parseJob, writeJob } from './job.js';
-import { locksDir, moveJob, readJobText } from './store.js';
+import { type RetryPolicy, retryPolicy, retryRequest } from './retry.js';
+import { jobPath, locksDir, moveJob, moveJobAsync, readJobTextAsync, writeAtomicAsync } from './store.js';
 
-export type JobOutcome = 'done' | 'failed' | 'pending' | 'claimed' | 'gone';
+export type JobOutcome = 'done' | 'failed' | 'pending' | 'deferred' | 'claimed' | 'gone';
 
 export interface JobRun {
   outcome: JobOutcome;
   job?: Job;
   record?: RunRecord;
+  /** Where the run's stdout and stderr were kept, when the log could be written. */
+  logPath?: string;
   /** Why a run that should have happened did not, or was not filed. */
   error?: string;
+  warnings: Warning[];
 }
 
 export interface JobRunOptions {
@@ -30,27 +37,30 @@ export interface JobRunOptions {
   onSpawn?: (pid: number) => void;
   /** Checked under the claim, before the start is counted: a reason to refuse the run (it goes to failed/). */
   refuse?: (job: Job) => string | undefined;
+  retry?: RetryPolicy;
 }
 
 export async function runDurableJob(configDir: string, jobId: string, hook: Hook, ctx: HookContext, temp: TempFiles, opts: JobRunOptions = {}): Promise<JobRun> {
   const claim = await withJobLock(configDir, jobId, async (): Promise<JobRun> => {
-    const text = readJobText(configDir, 'pending', jobId);
-    if (text === undefined) return { outcome: 'gone' }; // another claimant finished it meanwhile
+    const text = await readJobTextAsync(configDir, 'pending', jobId);
+    if (text === undefined) return { outcome: 'gone', warnings: [] }; // another claimant finished it meanwhile
     const job = parseJob(text);
     // A claim taken over from a claimant that died (kill -9) while its hook runs on.
-    if (previousRunAlive(configDir, jobId)) return { outcome: 'claimed' };
+    if (previousRunAlive(configDir, jobId)) return { outcome: 'claimed', warnings: [] };
     const refusal = opts.refuse?.(job);
     if (refusal) {
-      fileJob(configDir, jobId, { ...job, state: 'failed', error: refusal }, 'failed');
-      return { outcome: 'failed', job };
+      const filed: Job = { ...job, state: 'failed', error: refusal };
+      await fileJobAsync(configDir, jobId, filed, 'failed');
+      return { outcome: 'failed', job: filed, warnings: [] };
     }
     job.retries += 1;
     job.state = 'running';
     job.last_started_at = new Date().toISOString();
     try {
-      writeJob(configDir, 'pending', job, jobId);
+      // fsync'd: the start count must survive a crash, or a job that crashes the machine would run forever.
+      await writeAtomicAsync(jobPath(configDir, 'pending', jobId), stringifyJson(job as unknown as Json, 2) + '\n');
     } catch (e) {
-      return { outcome: 'pending', job, error: `cannot update the job file (${errorCode(e)}); not started` };
+      return { outcome: 'pending', job, error: `cannot update the job file (${errorCode(e)}); not started`, warnings: [] };
     }
 
     const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
@@ -62,18 +72,37 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
       ...(opts.cancelled ? { cancelled: opts.cancelled } : {}),
     });
     rmSync(groupNote(configDir, jobId), { force: true });
-    job.last_finished_at = new Date().toISOString();
-    job.exit_code = record.exitCode;
-    job.stderr_tail = record.stderrTail || null;
-    const error = record.disposition === 'done' ? null : (record.error ?? record.status);
-    try {
-      fileJob(configDir, jobId, { ...job, state: record.disposition, error }, record.disposition);
-    } catch (e) {
-      return { outcome: 'pending', job, record, error: `ran, but cannot file the job (${errorCode(e)}); it stays pending` };
-    }
-    return { outcome: record.disposition, job, record };
+    return settle(configDir, jobId, hook, job, record, opts);
   });
-  return claim.claimed ? claim.value : { outcome: 'claimed' };
+  return claim.claimed ? claim.value : { outcome: 'claimed', warnings: [] };
+}
+
+/** Files a job after its run: pending (cancelled, killed), deferred, done, or failed. */
+async function settle(configDir: string, jobId: string, hook: Hook, job: Job, record: RunRecord, opts: JobRunOptions): Promise<JobRun> {
+  const policy = opts.retry ?? retryPolicy(DEFAULT_SETTINGS);
+  const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
+  const warnings = retry?.warning ? [retry.warning] : [];
+  const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
+  job.last_finished_at = new Date().toISOString();
+  job.exit_code = record.exitCode;
+  job.stderr_tail = record.stderrTail || null;
+  if (logPath) job.log_path = logPath;
+  const file = async (outcome: JobOutcome, folder: 'pending' | 'done' | 'failed', filed: Job): Promise<JobRun> => {
+    const run = { job: filed, record, warnings, ...(logPath ? { logPath } : {}) };
+    try {
+      await fileJobAsync(configDir, jobId, filed, folder);
+    } catch (e) {
+      return { ...run, outcome: 'pending', error: `ran, but cannot file the job (${errorCode(e)}); it stays pending` };
+    }
+    return { ...run, outcome };
+  };
+  if (retry && job.retries < policy.maxRetries) {
+    const dueAt = new Date(Date.now() + retry.delaySeconds * 1000).toISOString();
+    return file('deferred', 'pending', { ...job, state: 'pending', error: 'deferred', deferred_reason: retry.reason, due_at: dueAt });
+  }
+  if (retry) return file('failed', 'failed', { ...job, state: 'failed', error: 'max_retries', deferred_reason: retry.reason });
+  const error = record.disposition === 'done' ? null : (record.error ?? record.status);
+  return file(record.disposition, record.disposition, { ...job, state: record.disposition, error });
 }
 
 const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
@@ -121,4 +150,13 @@ export function groupAlive(pgid: number): boolean {
 export function fileJob(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
   writeJob(configDir, 'pending', job, fileId);
   if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
+}
+
+/**
+ * fileJob off the event loop. A job bound for done/ is not fsync'd: it has
+ * been delivered, so a power cut can cost its record, never a delivery.
+ */
+export async function fileJobAsync(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): Promise<void> {
+  await writeAtomicAsync(jobPath(configDir, 'pending', fileId), stringifyJson(job as unknown as Json, 2) + '\n', folder !== 'done');
+  if (folder !== 'pending') await moveJobAsync(configDir, fileId, 'pending', folder);
 }

@@ -75,3 +75,16 @@ export function readRuns(configDir: string, hook: Pick<Hook, 'source' | 'file' |
 }
 
 export const lastRun = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): RunEntry | undefined => readRuns(configDir, hook).at(-1);
+
+/** Appends several runs of one hook in one write (a drain's batch); never throws. */
+export function recordRuns(configDir: string, hook: Hook, entries: readonly (Omit<RunEntry, 'at'> & { at: Date })[]): void {
+  if (entries.length === 0) return;
+  try {
+    ensureDir(historyDir(configDir));
+    const path = historyPath(configDir, hook);
+    appendLine(path, entries.map(({ at, ...e }) => JSON.stringify({ hook_id: hook.id, ...e, at: at.toISOString() }) + '\n').join(''));
+    if (statSync(path).size > TRIM_AT_BYTES) trim(path);
+  } catch {
+    // history is best effort
+  }
+}

@@ -118,10 +118,11 @@ describe('drain-outbox', () => {
     s.globalHooks(DELIVER('true').replace('outbox_retry_age_seconds: 0', 'outbox_retry_age_seconds: 60'));
     pendingJob(s, 'young', { created_at: new Date().toISOString() });
     pendingJob(s, 'retried-recently', { last_started_at: new Date().toISOString(), retries: 1 });
+    pendingJob(s, 'never-started', { last_started_at: '', created_at: new Date().toISOString() }); // as Chrys writes it
     pendingJob(s, 'later', { due_at: new Date(Date.now() + 3600_000).toISOString() });
     pendingJob(s, 'due', { due_at: HOUR_AGO });
     const out = await drain(s);
-    expect(out.skipped).toEqual({ young: 2, not_due: 1, claimed: 0, untrusted: 0 });
+    expect(out.skipped).toEqual({ young: 3, not_due: 1, claimed: 0, untrusted: 0, limit: 0 });
     expect(out.jobs.find((j: any) => j.job_id === 'due').outcome).toBe('done');
   });
 

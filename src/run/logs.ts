@@ -1,0 +1,76 @@
+// Owner-only run logs under <config_dir>/hooks/logs/: one file per run of a
+// non-blocking hook or durable job, kept for seven days. Each process that
+// writes them prunes the old ones, and only files of this naming.
+
+import { randomBytes } from 'node:crypto';
+import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Hook } from '../core/config.js';
+import { ignoredResult } from '../core/decide.js';
+import type { Warning } from '../core/diagnostics.js';
+import { ensureDir, runtimeDir } from './runtime.js';
+import type { RunRecord } from './spawn.js';
+
+export const LOG_RETENTION_MS = 7 * 86_400_000;
+// Only files chrys-hooks itself writes: run logs and detached hooks' payloads.
+const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json)$/;
+
+export const logsDir = (configDir: string): string => runtimeDir(configDir, 'logs');
+
+/** A fresh run id: base-36 time, then 8 hex digits (the prefix of every log name). */
+export const newRunId = (now = new Date()): string => `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+
+export const logName = (runId: string, hookId: string): string => `${runId}-${hookId.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
+
+/** Deletes our own log and payload files older than `before` (ms since the epoch). */
+export function pruneLogs(configDir: string, before = Date.now() - LOG_RETENTION_MS): void {
+  const dir = logsDir(configDir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!OWN_FILE.test(name)) continue;
+    try {
+      if (statSync(join(dir, name)).mtimeMs < before) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** The log text of one run: a header line, any ignored decision keys, stdout and stderr. */
+export function formatLog(hook: Hook, record: RunRecord, notes: readonly Warning[] = []): string {
+  const ignored = record.result.kind === 'json' ? ignoredResult(hook, record.result.value) : [];
+  const head = `# hook ${hook.id} (${hook.source}, ${hook.event}) ${record.status}` +
+    ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n` +
+    [...ignored, ...notes].map((w) => `# ${w.code}: ${w.message}\n`).join('');
+  return `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`;
+}
+
+/** Writes a log file (0600); best effort: returns its path, or undefined when it could not be written. */
+export function writeLogSync(configDir: string, name: string, text: string): string | undefined {
+  try {
+    ensureDir(logsDir(configDir));
+    const path = join(logsDir(configDir), name);
+    writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/** As writeLogSync, off the event loop (the drain runs many jobs at once). */
+export async function writeLog(configDir: string, name: string, text: string): Promise<string | undefined> {
+  try {
+    ensureDir(logsDir(configDir));
+    const path = join(logsDir(configDir), name);
+    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
+    return path;
+  } catch {
+    return undefined;
+  }
+}
