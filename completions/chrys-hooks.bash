@@ -4,7 +4,7 @@ _chrys_hooks() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmd=""
-  for w in "${COMP_WORDS[@]:1}"; do case "$w" in fire|validate|list|resolve|import|drain-outbox|events|trust|untrust|test|init) cmd="$w"; break;; esac; done
+  for w in "${COMP_WORDS[@]:1}"; do case "$w" in fire|validate|list|resolve|import|drain-outbox|events|trust|untrust|test|init|serve) cmd="$w"; break;; esac; done
   case "$prev" in
     --event) COMPREPLY=($(compgen -W "session_start session_restored session_end before_turn after_turn user_prompt_submit user_interrupt before_tool_call after_tool_call tool_error approval_requested approval_resolved permission_request sub_agent_start sub_agent_end pre_compact workflow_run_start workflow_run_end conversation_done mode_switch model_switch error other UserPromptSubmit PrePrompt pre_prompt PreToolUse PreTool pre_tool preToolUse BeforeTool PostToolUse PostTool post_tool postToolUse AfterTool PermissionRequest SessionStart OnSessionStart startup SessionEnd OnSessionEnd PreCompact Compact OnCompact compact Stop conversation-done SubagentStart SubagentStop ModeSwitch OnModeSwitch ModelSwitch OnModelSwitch Error OnError Other" -- "$cur")); return;;
     --input) COMPREPLY=($(compgen -f -- "$cur")); return;;
@@ -30,7 +30,8 @@ _chrys_hooks() {
     untrust) COMPREPLY=($(compgen -W "--config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     test) COMPREPLY=($(compgen -W "--input --event --source --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     init) COMPREPLY=($(compgen -W "--global --protocol --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    *) COMPREPLY=($(compgen -W "fire validate list resolve import drain-outbox events trust untrust test init --config-dir --cwd --project-hooks --no-project-hooks --no-color --help --version" -- "$cur")); return;;
+    serve) COMPREPLY=($(compgen -W "--stdio --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
+    *) COMPREPLY=($(compgen -W "fire validate list resolve import drain-outbox events trust untrust test init serve --config-dir --cwd --project-hooks --no-project-hooks --no-color --help --version" -- "$cur")); return;;
   esac
 }
 complete -F _chrys_hooks chrys-hooks

@@ -1,6 +1,6 @@
 // A minimal parser for the `fire` hot path, driven by the same option table
 // as commander. Loading commander costs ~15 ms per call (measured, README
-// "Start-up"); `fire` runs on every tool call. Anything this parser does not
+// "Performance"); `fire` runs on every tool call. Anything this parser does not
 // fully understand (help, version, unknown or malformed options) returns
 // undefined and goes to commander, which owns every error message.
 

@@ -3,15 +3,16 @@
 // answered in the agent's format; with --fail-closed a broken bridge or hooks
 // file blocks a guarded event instead of failing open.
 
-import { type Decision, emptyDecision } from '../core/decide.js';
+import type { Decision } from '../core/decide.js';
 import { ChrysError, EXIT } from '../core/errors.js';
 import type { EventName } from '../core/events.js';
 import { parseEnvelope } from '../core/envelope.js';
 import { applyFailClosed, failClosedDecision } from '../core/fail-closed.js';
 import { type Json, type JsonObject, stringifyJson } from '../core/json.js';
-import { agentToEnvelope, type Inbound } from '../core/protocols/inbound.js';
+import type { Inbound } from '../core/protocols/inbound.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from '../core/protocols/names.js';
 import { decisionToReply } from '../core/protocols/reply.js';
+import { agentInbound as inboundOf, fireInbound } from '../engine/agent-fire.js';
 import { fireEnvelope } from '../engine/fire.js';
 import type { Trace } from '../engine/trace.js';
 import type { CliGlobals } from './globals.js';
@@ -22,14 +23,7 @@ export async function runAgentFire(input: string, opts: Record<string, unknown>,
   const protocol = protocolOf(opts.protocol);
   const flagEvent = typeof opts.event === 'string' ? opts.event : undefined;
   const inbound = protocol ? agentInbound(protocol, input, flagEvent) : chrysInbound(input, flagEvent);
-  let decision: Decision;
-  if (!inbound.ok) {
-    decision = emptyDecision('other');
-    decision.warnings.push(...inbound.warnings);
-  } else {
-    decision = await fireGuarded(inbound.envelope, inbound.event, globals, failClosed);
-    decision.warnings.unshift(...inbound.warnings);
-  }
+  const decision = await fireInbound(inbound, globals, (envelope, event, opts) => fireGuarded(envelope, event, opts, failClosed));
   const explained = globals.trace ? [(await import('./explain.js')).renderTrace(globals.trace, decision)] : [];
   const notices = [...explained, ...fireNotices(decision.warnings)];
   if (!protocol) {
@@ -63,11 +57,7 @@ function protocolOf(value: unknown): AgentProtocol | undefined {
 function agentInbound(protocol: AgentProtocol, input: string, flagEvent: string | undefined): Inbound {
   // The agent input is an envelope without "event": --event (or hook_event_name) names it.
   const { envelope } = parseEnvelope(input, flagEvent ?? 'other');
-  const name = flagEvent ?? envelope.hook_event_name;
-  if (typeof name !== 'string' || name === '') {
-    throw new ChrysError('missing_event', `the ${protocol} hook input has no "hook_event_name" and no --event was given`, `pipe the input ${protocol} gives its hooks, or pass --event`);
-  }
-  return agentToEnvelope(protocol, envelope, name);
+  return inboundOf(protocol, envelope, flagEvent);
 }
 
 function chrysInbound(input: string, flagEvent: string | undefined): Inbound {

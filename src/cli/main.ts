@@ -24,6 +24,7 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   untrust: async () => (await import('./trust.js')).runUntrust,
   test: async () => (await import('./test-hook.js')).runTest,
   init: async () => (await import('./init.js')).runInit,
+  serve: async () => (await import('./serve.js')).runServe,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {

@@ -1,7 +1,7 @@
 // Writing a command's result or error: the one format for both the commander
 // path and the `fire` fast path.
 
-import { ChrysError, EXIT } from '../core/errors.js';
+import { ChrysError, EXIT, asChrysError, errorObject } from '../core/errors.js';
 
 export interface CommandResult {
   /** Text for stdout (a trailing newline is added if missing). */
@@ -43,11 +43,9 @@ export function emit(result: CommandResult): number {
 }
 
 export function reportError(e: unknown, command: string): number {
-  const error = e instanceof ChrysError ? e : new ChrysError('internal', `internal error: ${(e as Error)?.message ?? String(e)}`, 'please report this with the command you ran');
+  const error = asChrysError(e);
   guardStdout();
-  if (JSON_ERRORS.has(command)) {
-    process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } }) + '\n');
-  }
+  if (JSON_ERRORS.has(command)) process.stdout.write(JSON.stringify(errorObject(error)) + '\n');
   process.stderr.write(`chrys-hooks${command ? ` ${command}` : ''}: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
   if (!(e instanceof ChrysError) && process.env.CHRYS_HOOKS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
   return stdoutFailed ? EXIT.ioError : error.exitCode;

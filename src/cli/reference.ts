@@ -36,6 +36,8 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   file_exists: '`import --write`: a hooks file exists (without `--force`) or a symbolic link is on the way (1)',
   not_found: 'not from `fire`: `trust` found no project hooks file (1)',
   refused: 'not from `fire`: `trust`, `untrust` or `init` refused (1)',
+  invalid_request: '`serve`: a request line that is blank, not an object, or has a key other than id, protocol, event and envelope (answered, the server goes on)',
+  unknown_protocol: '`serve` and the API: a `protocol` other than chrys, claude, codex and gemini (answered, the server goes on)',
   internal: 'a bug in chrys-hooks (70)',
 };
 

@@ -154,6 +154,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     examples: ['chrys-hooks init', 'chrys-hooks init --global'],
   },
+  {
+    name: 'serve',
+    summary: 'answer events from a long-lived process: one JSON request per line',
+    description: 'Reads one request per line on stdin ({"id": ..., "protocol": ..., "event": ..., "envelope": {...}}) and writes one answer (or error object) per line on stdout, in order: what `fire` (or `fire --protocol`) prints for the same input.',
+    options: [{ flags: '--stdio', description: 'requests on stdin, answers on stdout (required)' }],
+    examples: [`echo '{"id":1,"envelope":{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":"a.ts"}}}}' | chrys-hooks serve --stdio`],
+  },
 ];
 
 /** "--event <name>" -> "--event"; "--no-color" -> "--no-color". */

@@ -2,18 +2,12 @@
 // annotations for CI (CONTRACT §8).
 
 import kleur from 'kleur';
-import { relative, isAbsolute } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { EXIT } from '../core/errors.js';
 import { lint } from '../engine/lint.js';
+import { shownPath, validationReport } from '../engine/validation-report.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
-
-/** Paths under the current directory are shown relative to it (GitHub annotations need that). */
-export function displayPath(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
-}
 
 const withHint = (d: Diagnostic): string => (d.hint ? `${d.message} (${d.hint})` : d.message);
 
@@ -23,16 +17,13 @@ const ghProp = (s: string): string => ghData(s).replace(/:/g, '%3A').replace(/,/
 
 export async function runValidate(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const format = (opts.format as string | undefined) ?? 'text';
-  const { files, diagnostics, given } = await lint(args, globals);
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
+  const result = await lint(args, globals);
+  const report = validationReport(result);
+  const { errors, warnings } = report;
   const exitCode = errors > 0 || (opts.strict && warnings > 0) ? EXIT.findings : EXIT.ok;
-  const shown = diagnostics.map((d) => ({ ...d, path: given.get(d.path) ?? displayPath(d.path) }));
+  const shown = result.diagnostics.map((d) => ({ ...d, path: shownPath(result, d.path) }));
 
-  if (format === 'json') {
-    const out = shown.map(({ event: _event, ...d }) => d);
-    return { stdout: JSON.stringify({ diagnostics: out, errors, warnings }, null, 2), exitCode };
-  }
+  if (format === 'json') return { stdout: JSON.stringify(report, null, 2), exitCode };
   if (format === 'github') {
     const lines = shown.map((d) => `::${d.severity} file=${ghProp(d.path)},line=${d.line},col=${d.column},title=${ghProp(`chrys-hooks ${d.code}`)}::${ghData(withHint(d))}`);
     return { stdout: lines.join('\n') + (lines.length ? '\n' : ''), exitCode };
@@ -43,6 +34,7 @@ export async function runValidate(args: string[], opts: Record<string, unknown>,
     const severity = d.severity === 'error' ? k.red('error  ') : k.yellow('warning');
     return `${k.bold(`${d.path}:${d.line}:${d.column}`)}  ${severity}  ${k.cyan(d.code)}  ${withHint(d)}`;
   });
+  const files = result.files;
   const checked = files.length === 0 ? 'no hooks files found' : `${files.length} file${files.length === 1 ? '' : 's'} checked`;
   lines.push(`${checked}: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   return { stdout: lines.join('\n'), exitCode };

@@ -39,12 +39,30 @@ const entryPath = (dir: string, path: string, kind: CacheKind): string =>
 
 export const contentHash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+// A long-lived process (serve, the API) also keeps the latest entry of each
+// file in memory, checked against the same content hash: a hit skips the
+// disk read and JSON.parse of the entry. Bounded, oldest out.
+const MEMORY_ENTRIES = 256;
+const memory = new Map<string, { content: string; value: unknown }>();
+const memoryKey = (dir: string, path: string, kind: CacheKind): string => `${dir}\0${kind}\0${path}`;
+
+function remember(key: string, content: string, value: unknown): void {
+  memory.delete(key);
+  memory.set(key, { content, value });
+  if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!);
+}
+
 /** The cached value for this content, if the entry is ours, current and of the right shape. */
 export function readCache<T>(dir: string, path: string, kind: CacheKind, content: string, isValue: (v: unknown) => v is T): T | undefined {
+  const key = memoryKey(dir, path, kind);
+  const known = memory.get(key);
+  if (known?.content === content && isValue(known.value)) return known.value;
   try {
     const entry = JSON.parse(readFileSync(entryPath(dir, path, kind), 'utf8')) as Partial<Entry<unknown>> | null;
     if (!entry || entry.version !== VERSION || entry.content !== content) return undefined;
-    return isValue(entry.value) ? entry.value : undefined;
+    if (!isValue(entry.value)) return undefined;
+    remember(key, content, entry.value);
+    return entry.value;
   } catch {
     return undefined;
   }
@@ -52,6 +70,7 @@ export function readCache<T>(dir: string, path: string, kind: CacheKind, content
 
 /** Best effort: a cache that cannot be written only costs the next firing its parse. */
 export function writeCache<T>(dir: string, path: string, kind: CacheKind, content: string, value: T): void {
+  remember(memoryKey(dir, path, kind), content, value);
   const target = entryPath(dir, path, kind);
   const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {

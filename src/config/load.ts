@@ -23,6 +23,7 @@ import { type CachedFile, cacheDir, contentHash, readCache, writeCache } from '.
 import { type CachedTrust, isCachedFile, isCachedTrust } from './cache-shape.js';
 import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
+import { fastYamlData } from './fast-yaml.js';
 
 export type { DiscoverOptions };
 
@@ -59,19 +60,22 @@ export interface FileLoad {
   settings: Partial<Settings>;
   diagnostics: Diagnostic[];
   valid: boolean;
-  /** Line and column of a data path in the file, for checks made after loading. */
-  locate: (path: JsonPath, at: 'key' | 'value') => Position;
+  /** Line and column of a data path in the file, for checks made after loading (read again with positions if need be). */
+  locator: () => Promise<Locate>;
 }
+
+type Locate = (path: JsonPath, at: 'key' | 'value') => Position;
+const fileStart: Locate = () => ({ line: 1, column: 1 });
 
 /**
  * Reads, parses, schema-checks and normalises one hooks file. With `cache`
  * (a cache dir), an unchanged file skips reading, parsing and the schema.
  */
-export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string } = {}): Promise<FileLoad> {
+export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string; positioned?: boolean } = {}): Promise<FileLoad> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false, locate: () => ({ line: 1, column: 1 }) };
+    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
   };
   let text: string;
   try {
@@ -83,7 +87,12 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   const content = opts.cache ? contentHash(text) : '';
   if (opts.cache) {
     const hit = readCache(opts.cache, path, layer, content, isCachedFile);
-    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, () => ({ line: 1, column: 1 }));
+    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, async () => fileStart, hit.raw ? normaliseOnce(hit.raw, layer, path) : undefined);
+  }
+  const quick = opts.positioned || path.endsWith('.json') ? undefined : await quickCheck(path, layer, text);
+  if (quick) {
+    if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw: quick.raw, diagnostics: [] });
+    return fromChecked(path, layer, quick.raw, [], async () => (await parseConfigText(path, text)).locate, quick.normalised);
   }
   const file = await parseConfigText(path, text);
   for (const s of file.syntaxErrors) {
@@ -111,16 +120,40 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   }
   const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
   if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw, diagnostics: all });
-  return fromChecked(path, layer, raw, all, file.locate, normalised);
+  return fromChecked(path, layer, raw, all, async () => file.locate, normalised);
+}
+
+/**
+ * The fast path (fast-yaml.ts): the checked data of a YAML file that js-yaml
+ * reads and that has no finding at all; undefined sends the file to the
+ * positioned read, which reports every problem where it is.
+ */
+async function quickCheck(path: string, layer: Layer, text: string): Promise<{ raw: RawHooksFile; normalised: ReturnType<typeof normaliseHooksFile> } | undefined> {
+  const read = await fastYamlData(text);
+  if (!read || (read.data !== null && (typeof read.data !== 'object' || Array.isArray(read.data)))) return undefined;
+  const { checkHooksFile } = await import('../core/schema.js');
+  const checked = checkHooksFile(dropNullSections(read.data as Record<string, unknown> | null));
+  if (checked.findings.length > 0 || !checked.value) return undefined;
+  const normalised = normaliseHooksFile(checked.value, layer, path);
+  return normalised.findings.length > 0 ? undefined : { raw: checked.value, normalised };
+}
+
+// A long-lived process (serve, the API) gets the same cached data object on
+// every hit while the file is unchanged (cache.ts): normalise it once.
+const normalisedByRaw = new WeakMap<RawHooksFile, ReturnType<typeof normaliseHooksFile>>();
+function normaliseOnce(raw: RawHooksFile, layer: Layer, path: string): ReturnType<typeof normaliseHooksFile> {
+  let result = normalisedByRaw.get(raw);
+  if (!result) normalisedByRaw.set(raw, (result = normaliseHooksFile(raw, layer, path)));
+  return result;
 }
 
 /** The load result from schema-checked data and its diagnostics (fresh or cached). */
-function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locate: FileLoad['locate'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
+function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locator: FileLoad['locator'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
   const { hooks, settings } = normalised ?? { hooks: [], settings: {} };
   const valid = !diagnostics.some((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
   return valid
-    ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locate }
-    : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locate };
+    ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locator }
+    : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locator };
 }
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".

@@ -3,13 +3,13 @@
 
 import { ChrysError } from './errors.js';
 import { type EventName, lookupEvent } from './events.js';
-import { type JsonObject, JsonNumber, JsonSyntaxError, isJsonObject, parseJson } from './json.js';
+import { type Json, type JsonObject, JsonNumber, JsonSyntaxError, isJsonObject, parseJson } from './json.js';
 
 export const MAX_ENVELOPE_BYTES = 64 * 1024 * 1024;
 
 /** Parses stdin text; `flagEvent` (from --event) wins over the envelope's `event`. */
 export function parseEnvelope(text: string, flagEvent: string | undefined): { envelope: JsonObject; event: EventName } {
-  let value;
+  let value: Json;
   if (text.trim() === '') {
     if (flagEvent === undefined) throw new ChrysError('missing_event', 'no envelope on stdin and no --event', 'pipe a JSON object such as {"event":"before_tool_call"} or pass --event');
     value = {};
@@ -21,6 +21,11 @@ export function parseEnvelope(text: string, flagEvent: string | undefined): { en
       throw e;
     }
   }
+  return checkEnvelope(value, flagEvent);
+}
+
+/** An already parsed envelope (a serve request's, an API caller's): an object whose event is known. */
+export function checkEnvelope(value: Json, flagEvent: string | undefined): { envelope: JsonObject; event: EventName } {
   if (!isJsonObject(value)) {
     const kind = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'string' ? 'a string' : value instanceof JsonNumber ? 'a number' : 'a boolean';
     throw new ChrysError('not_an_object', `the envelope must be a JSON object, not ${kind}`, 'send one JSON object such as {"event":"before_tool_call", ...}');

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'file_exists'
   | 'not_found'
   | 'refused'
+  | 'invalid_request'
+  | 'unknown_protocol'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -27,6 +29,8 @@ const EXIT_OF: Record<ErrorCode, number> = {
   file_exists: EXIT.findings,
   not_found: EXIT.findings,
   refused: EXIT.findings,
+  invalid_request: EXIT.badInput,
+  unknown_protocol: EXIT.badInput,
   internal: EXIT.internal,
 };
 
@@ -40,4 +44,15 @@ export class ChrysError extends Error {
     super(message);
     this.exitCode = EXIT_OF[code];
   }
+}
+
+/** The `{"error": {...}}` object `fire` prints and `serve` answers a bad request with. */
+export function errorObject(e: unknown): { error: { code: ErrorCode; message: string; hint?: string } } {
+  const error = asChrysError(e);
+  return { error: { code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) } };
+}
+
+/** A ChrysError as it is; anything else is a bug, reported as `internal`. */
+export function asChrysError(e: unknown): ChrysError {
+  return e instanceof ChrysError ? e : new ChrysError('internal', `internal error: ${(e as Error)?.message ?? String(e)}`, 'please report this with the command you ran');
 }

@@ -4,16 +4,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { type Hook, settingValues } from '../core/config.js';
-import { type Chain, type Decision, type HookStatus, applyOutcome, emptyDecision } from '../core/decide.js';
-import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
-import { type KillSwitches, killSwitchWarnings, skipReason, switchedOff } from '../core/kill-switch.js';
+import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
+import { type KillSwitches, skipReason } from '../core/kill-switch.js';
 import { stringField } from '../core/envelope.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
 import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
 import { matchHook } from '../core/match.js';
-import { planEvent } from '../core/plan.js';
-import { loadConfig } from '../config/load.js';
 import { newJob, writeJob } from '../outbox/job.js';
 import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
@@ -25,22 +22,18 @@ import { OnceGuard } from '../state/once.js';
 import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
 import type { FireOptions } from './fire.js';
 import type { Trace, TraceVerdict } from './trace.js';
-import { type WorkerRun, startWorker } from './worker.js';
+import { type PlannedFiring, planFiring } from './fire-plan.js';
+import type { WorkerRun } from './worker.js';
+import { startWorker } from './worker-launch.js';
 import { reportWorkerFailure } from './worker-failure.js';
 import { matchFailed } from './match-failure.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
-export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }): Promise<Decision> {
+export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned?: PlannedFiring): Promise<Decision> {
   let envelope = input;
   const workspace = opts.workspace;
-  const decision = emptyDecision(event);
-  const config = await loadConfig({ ...opts, cache: true });
-  decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
-  if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) decision.project_trust = config.projectTrust;
-  decision.warnings.push(...killSwitchWarnings(opts.switches, config.hooks).filter((w) => w.event === undefined || w.event === event));
+  const { decision, config, plan } = planned ?? (await planFiring(event, opts));
   const trace = opts.trace;
-  if (trace) Object.assign(trace, { sources: config.sources, trust: decision.project_trust });
-  const plan = planEvent(config.hooks.filter((h) => !switchedOff(h, opts.switches)), event);
   const drains = event === 'after_turn' || event === 'session_end';
   if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 
@@ -59,6 +52,8 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
   const noMatch = (hook: Hook, reason: string): void => {
     trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: reason });
   };
+  // The envelope as JSON, written again only when a hook changed the args.
+  let payload: string | undefined;
 
   try {
     for (const hook of plan.blocking) {
@@ -85,13 +80,17 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
         skipped(hook, onceSkip);
         continue;
       }
-      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(envelope), temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
+      payload ??= stringifyJson(envelope);
+      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
       if (chain.applied) chain.applied = [];
       const report = applyOutcome(chain, hook, record);
       decision.hooks.push(report);
       trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: chain.applied ?? [] });
       recordRun(config.configDir, hook, { status: report.status, session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
-      if (chain.argsModified) envelope = withArgs(envelope, chain.args);
+      if (chain.argsModified) {
+        envelope = withArgs(envelope, chain.args);
+        payload = undefined;
+      }
     }
     if (chain.argsModified) decision.args = chain.args ?? null;
 

@@ -41,9 +41,13 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
     if (switches.off) decision.warnings.push(hooksDisabledWarning([]));
     return withWarnings(decision, shape, configDirWarning(opts));
   }
-  // Only now load the config reader, the runner and node:crypto / child_process.
+  // Only now load the config reader; the runner and child_process only if a hook will run.
+  const { planFiring, firingNeedsChain } = await import('./fire-plan.js');
+  const withConfig = { ...opts, workspace, switches };
+  const planned = await planFiring(event, withConfig);
+  if (!firingNeedsChain(planned, envelope, event, withConfig)) return withWarnings(planned.decision, shape);
   const { fireWithConfig } = await import('./fire-chain.js');
-  return withWarnings(await fireWithConfig(envelope, event, { ...opts, workspace, switches }), shape);
+  return withWarnings(await fireWithConfig(envelope, event, withConfig, planned), shape);
 }
 
 function configDirWarning(opts: FireOptions): Warning[] {

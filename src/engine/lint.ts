@@ -66,7 +66,7 @@ export async function lint(files: readonly string[], opts: GlobalOptions): Promi
     }
     const loaded = await loadHooksFile(t.path, t.layer);
     const context = { workspace, configDir: configDirOf(opts), layer: t.layer };
-    diagnostics.push(...[...loaded.diagnostics, ...filesystemDiagnostics(loaded, context)].sort((a, b) => a.line - b.line || a.column - b.column));
+    diagnostics.push(...[...loaded.diagnostics, ...(await filesystemDiagnostics(loaded, context))].sort((a, b) => a.line - b.line || a.column - b.column));
   }
   return { files: targets.map((t) => t.path), diagnostics, given };
 }
@@ -89,11 +89,11 @@ function isUnder(path: string, dir: string): boolean {
 }
 
 /** Named files exist, interpreters are on PATH: warnings, since the machine that fires may differ. */
-function filesystemDiagnostics(file: FileLoad, context: CwdContext): Diagnostic[] {
-  const out: Diagnostic[] = [];
+async function filesystemDiagnostics(file: FileLoad, context: CwdContext): Promise<Diagnostic[]> {
+  const found: { hook: FileLoad['lintHooks'][number]; key: string; code: Diagnostic['code']; message: string }[] = [];
   for (const hook of file.lintHooks) {
     const warn = (key: string, code: Diagnostic['code'], message: string): void => {
-      out.push({ path: file.path, ...file.locate(['hooks', hook.index, 'run', key], 'value'), severity: 'warning', code, message, hook: hook.id, event: hook.event });
+      found.push({ hook, key, code, message });
     };
     if (hook.run.type === 'script') {
       const script = resolveFromHookFile(hook, hook.run.path);
@@ -108,7 +108,9 @@ function filesystemDiagnostics(file: FileLoad, context: CwdContext): Diagnostic[
     const cwd = knownCwd(hook.run.cwd, context);
     if (cwd !== undefined && !isDirectory(cwd)) warn('cwd', 'cwd_not_found', `hook "${hook.id}": run.cwd ${cwd} is not a directory, so the hook fails to launch`);
   }
-  return out;
+  // Positions only when there is something to place: a valid file was read without them.
+  const locate = found.length > 0 ? await file.locator() : undefined;
+  return found.map(({ hook, key, code, message }) => ({ path: file.path, ...locate!(['hooks', hook.index, 'run', key], 'value'), severity: 'warning', code, message, hook: hook.id, event: hook.event }));
 }
 
 interface CwdContext {

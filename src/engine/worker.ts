@@ -38,20 +38,6 @@ export interface WorkerSpec {
   retry?: RetryPolicy;
 }
 
-/** Writes the spec (0600) and starts a worker that outlives this process; returns why not when it cannot. */
-export function startWorker(spec: WorkerSpec, temp: TempFiles): string | undefined {
-  let specPath: string;
-  try {
-    specPath = temp.createLasting('worker', JSON.stringify(spec));
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code ?? (e as Error).message; // a full disk: durable jobs stay pending for drain-outbox
-  }
-  const child = spawn(process.execPath, [process.argv[1]!, '__worker', specPath], { detached: true, stdio: 'ignore', windowsHide: true });
-  child.on('error', () => {}); // durable jobs stay pending for drain-outbox
-  child.unref();
-  return undefined;
-}
-
 export async function runWorker(specPath: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as WorkerSpec;
   rmSync(specPath, { force: true });

@@ -1,5 +1,6 @@
 // fire caches checked hooks files: a warm cache skips the YAML parser and zod,
 // and any change to a file is seen by the next firing.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookYaml, useSandbox } from '../helpers/sandbox.js';
@@ -48,12 +49,34 @@ describe('the hooks-file cache', () => {
     s.write(join(s.configDir, 'settings.yaml'), 'project:\n  hooks_enabled: true\n');
     const pkg = s.packageCopy();
     expect((await pkg.fire(EDIT)).exitCode).toBe(0); // cold: parses and fills the cache
-    expect(pkg.removeParserChunks()).toHaveLength(2);
+    expect(pkg.removeParserChunks()).toHaveLength(3);
     const warm = await pkg.fire(EDIT);
     expect(warm.exitCode, warm.stderr).toBe(0);
     expect(JSON.parse(warm.stdout).contexts).toMatchObject([
       { text: 'trusted by settings', hook: 'proj' },
       { text: 'from cache', hook: 'warm' },
     ]);
+  });
+
+  it('stays correct with a cache entry truncated, from another version, a directory, or a cache that cannot be written', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${ctx('a', 'right')}\n`);
+    const cache = join(s.configDir, 'hooks', 'state', 'cache');
+    const right = async (): Promise<void> => expect((await s.fire(EDIT)).decision.contexts).toMatchObject([{ text: 'right' }]);
+    await right();
+    const [entry] = readdirSync(cache);
+    const path = join(cache, entry!);
+    writeFileSync(path, readFileSync(path, 'utf8').slice(0, 40));
+    await right();
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/"version":"[^"]*"/, '"version":"0.0.0-other"'));
+    await right();
+    rmSync(path);
+    mkdirSync(path);
+    await right();
+    await right();
+    rmSync(cache, { recursive: true });
+    writeFileSync(cache, 'not a directory'); // every write fails, as on a read-only filesystem
+    await right();
+    await right();
   });
 });

@@ -33,7 +33,7 @@ describe('fire: no hooks files', () => {
   it('never loads the YAML parser or zod (their chunks can be missing)', async () => {
     const s = sandbox();
     const pkg = s.packageCopy();
-    expect(pkg.removeParserChunks()).toHaveLength(2); // the yaml chunk and the zod chunk
+    expect(pkg.removeParserChunks()).toHaveLength(3); // the yaml, js-yaml and zod chunks
     const fast = await pkg.fire(EDIT);
     expect(fast.exitCode).toBe(0);
     expect(JSON.parse(fast.stdout).blocked).toBe(false);

@@ -123,6 +123,25 @@ writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: 
     expect(decision.warnings).toMatchObject([{ code: 'hook_failed', hook: 'l' }]);
   });
 
+  it('gives each hook its payload as it should be, even after an earlier hook wrote into its own payload file', async () => {
+    const s = sandbox();
+    const report = (id: string) => `type: shell\nshell: 'printf "{\\"context\\": [{\\"text\\": %s}]}" "$(python3 -c "import json,sys; print(json.dumps(open(sys.argv[1]).read()))" "$CHRYS_HOOK_PAYLOAD_FILE")" > "$CHRYS_HOOK_RESULT"'`;
+    s.globalHooks(`hooks:
+${blocking('first', report('first'))}
+${blocking('vandal', "type: shell\nshell: 'printf tampered > \"$CHRYS_HOOK_PAYLOAD_FILE\"'")}
+${blocking('after-vandal', report('after-vandal'))}
+${blocking('deleter', "type: shell\nshell: 'rm \"$CHRYS_HOOK_PAYLOAD_FILE\"'")}
+${blocking('after-deleter', report('after-deleter'))}
+`);
+    const { decision } = await s.fire(EVENT_TEXT);
+    expect(decision.hooks.map((h: any) => h.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    const payloads = decision.contexts.map((c: any) => c.text);
+    expect(payloads).toHaveLength(3);
+    for (const p of payloads) expect(p).toContain('"n":1.0');
+    expect(new Set(payloads).size).toBe(1);
+    expect(readdirSync(join(s.configDir, 'hooks', 'tmp'))).toEqual([]);
+  });
+
   it('kills a hanging hook and the child it forked when the timeout passes', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${blocking('hang', "type: shell\nshell: 'sleep 300 & echo $! > child.pid; echo $$ > leader.pid; wait'", 'mode: blocking\ntimeout_seconds: 0.5')}\n`);

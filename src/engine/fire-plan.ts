@@ -1,0 +1,42 @@
+// The first half of a firing with hooks files: load the config, add the load
+// warnings that concern this event, plan the event. Most firings stop here
+// (no hook of the event matches), so the runner, the worker launcher and
+// the state code (fire-chain.ts) load only when a hook will run.
+
+import type { Decision } from '../core/decide.js';
+import { emptyDecision } from '../core/decide.js';
+import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
+import { type KillSwitches, killSwitchWarnings, switchedOff } from '../core/kill-switch.js';
+import type { EventName } from '../core/events.js';
+import type { JsonObject } from '../core/json.js';
+import { matchHook } from '../core/match.js';
+import { type EventPlan, planEvent } from '../core/plan.js';
+import { type LoadedConfig, loadConfig } from '../config/load.js';
+import type { FireOptions } from './fire.js';
+
+export interface PlannedFiring {
+  decision: Decision;
+  config: LoadedConfig;
+  plan: EventPlan;
+}
+
+export async function planFiring(event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }): Promise<PlannedFiring> {
+  const decision = emptyDecision(event);
+  const config = await loadConfig({ ...opts, cache: true });
+  decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
+  if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) decision.project_trust = config.projectTrust;
+  decision.warnings.push(...killSwitchWarnings(opts.switches, config.hooks).filter((w) => w.event === undefined || w.event === event));
+  if (opts.trace) Object.assign(opts.trace, { sources: config.sources, trust: decision.project_trust });
+  return { decision, config, plan: planEvent(config.hooks.filter((h) => !switchedOff(h, opts.switches)), event) };
+}
+
+/**
+ * Whether anything can happen beyond the planned decision: a drain, a trace, or a hook
+ * that matches (or is skipped) against the envelope as given. When none
+ * matches it, none runs, so the arguments never change and none matches later.
+ */
+export function firingNeedsChain(planned: PlannedFiring, envelope: JsonObject, event: EventName, opts: FireOptions): boolean {
+  // --explain reports every hook's verdict, so it always walks the chain.
+  if (opts.trace || event === 'after_turn' || event === 'session_end') return true;
+  return [...planned.plan.blocking, ...planned.plan.nonBlocking].some((hook) => matchHook(hook, envelope).verdict !== 'no_match');
+}
