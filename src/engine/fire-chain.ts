@@ -2,7 +2,6 @@
 // run the blocking chain, matching each hook against the envelope as modified
 // so far; hand the non-blocking hooks to the worker or queue them; drain.
 
-import { randomBytes } from 'node:crypto';
 import { type Hook, settingValues } from '../core/config.js';
 import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
 import { type KillSwitches, skipReason } from '../core/kill-switch.js';
@@ -15,6 +14,7 @@ import { newJob, writeJob } from '../outbox/job.js';
 import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { newRunId } from '../run/logs.js';
 import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
 import { recordRun } from '../state/history.js';
@@ -158,7 +158,7 @@ function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
     }
   }
   if (delay > 0) return report('queued');
-  const runId = `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+  const runId = newRunId(now);
   const run: WorkerRun = { runId, hook, payload: stringifyJson(c.envelope), ...(jobId ? { jobId } : {}) };
   if (hook.execution.mode === 'async' && c.sessionDir) {
     try {

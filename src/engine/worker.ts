@@ -4,7 +4,7 @@
 // logs, records history and files durable jobs as done or failed.
 
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, clampParallel } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
@@ -12,6 +12,7 @@ import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invo
 import { ensureDir, runtimeDir, sweepStaleTemp, TempFiles } from '../run/runtime.js';
 import { foreignInput } from '../run/foreign.js';
 import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
+import { logName as runLogName, pruneLogs } from '../run/logs.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
 import type { RetryPolicy } from '../outbox/retry.js';
 import { parseJob } from '../outbox/job.js';
@@ -42,7 +43,7 @@ export async function runWorker(specPath: string): Promise<void> {
   const spec = JSON.parse(readFileSync(specPath, 'utf8')) as WorkerSpec;
   rmSync(specPath, { force: true });
   const temp = new TempFiles(spec.ctx.configDir);
-  pruneLogs(spec.ctx.configDir, Date.now() - LOG_RETENTION_MS);
+  pruneLogs(spec.ctx.configDir);
   sweepStaleTemp(runtimeDir(spec.ctx.configDir, 'tmp'), '.json');
   // Claim the session records first, so drains can tell a dead worker from a slow one.
   for (const run of spec.runs) {
@@ -92,30 +93,7 @@ const sessionRecord = (run: WorkerRun, pid: number | null): AsyncRun => ({
   started_at: new Date().toISOString(),
 });
 
-const LOG_RETENTION_MS = 7 * 86_400_000;
-// Only files the worker itself writes: run logs and detached hooks' payloads.
-const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json)$/;
-
-/** Deletes the worker's own log and payload files older than the retention. */
-function pruneLogs(configDir: string, before: number): void {
-  const dir = runtimeDir(configDir, 'logs');
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!OWN_FILE.test(name)) continue;
-    try {
-      if (statSync(join(dir, name)).mtimeMs < before) rmSync(join(dir, name), { force: true });
-    } catch {
-      // gone already
-    }
-  }
-}
-
-const logName = (run: WorkerRun): string => `${run.runId}-${run.hook.id.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
+const logName = (run: WorkerRun): string => runLogName(run.runId, run.hook.id);
 
 function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
   try {
