@@ -51,12 +51,13 @@ async function fireGuarded(envelope: JsonObject, event: EventName, opts: Paramet
 function protocolOf(value: unknown): AgentProtocol | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (AGENT_PROTOCOLS as readonly string[]).includes(value)) return value as AgentProtocol;
-  throw new ChrysError('usage', `option '--protocol <agent>' argument '${String(value)}' is invalid. Allowed choices are ${AGENT_PROTOCOLS.join(', ')}.`);
+  throw new ChrysError('usage', `option '--protocol <agent>' argument '${String(value)}' is invalid. Allowed choices are ${AGENT_PROTOCOLS.join(', ')}.`, 'see chrys-hooks fire --help');
 }
 
 function agentInbound(protocol: AgentProtocol, input: string, flagEvent: string | undefined): Inbound {
-  // The agent input is an envelope without "event": --event (or hook_event_name) names it.
-  const { envelope } = parseEnvelope(input, flagEvent ?? 'other');
+  // The agent input is an envelope without "event": --event (or hook_event_name) names an
+  // agent event, so it is not checked against the Chrys event names here.
+  const { envelope } = parseEnvelope(input, 'other');
   return inboundOf(protocol, envelope, flagEvent);
 }
 

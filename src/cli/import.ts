@@ -8,6 +8,34 @@ import type { CommandResult } from './output.js';
 
 const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor'];
 
+const AGENT: Record<ImportSource, { name: string; settings: string; protocol: string }> = {
+  claude: { name: 'Claude Code', settings: '.claude/settings.json (and settings.local.json)', protocol: 'claude' },
+  codex: { name: 'Codex', settings: '.codex/hooks.json', protocol: 'codex' },
+  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json', protocol: 'gemini' },
+  cursor: { name: 'Cursor', settings: '.cursor/hooks.json', protocol: 'claude --exit-code' },
+};
+
+/** The agent's settings entry that calls chrys-hooks for one of its events. */
+function settingsLine(from: ImportSource, agentEvent: string): string {
+  const command = `chrys-hooks fire --protocol ${AGENT[from].protocol}`;
+  if (from === 'cursor') return `"${agentEvent}": [{ "command": "${command}" }]`;
+  if (from === 'gemini') return `"${agentEvent}": [{ "hooks": [{ "name": "chrys", "type": "command", "command": "${command}" }] }]`;
+  return `"${agentEvent}": [{ "hooks": [{ "type": "command", "command": "${command}" }] }]`;
+}
+
+/** What the user must change in the agent's own settings, or hooks run twice (or never). */
+function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
+  const a = AGENT[from];
+  const lines = [
+    `next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`,
+    `      call chrys-hooks there instead, one line per event (README "Use it from your agent"), e.g. ${settingsLine(from, from === 'cursor' ? 'preToolUse' : from === 'gemini' ? 'BeforeTool' : 'PreToolUse')}`,
+  ];
+  for (const e of [...new Set(otherEvents)]) {
+    lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${settingsLine(from, e)}`);
+  }
+  return lines;
+}
+
 export async function runImport(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const from = opts.from as ImportSource | undefined;
   if (!from || !SOURCES.includes(from)) throw new ChrysError('usage', "required option '--from <agent>' not specified (claude, codex, gemini or cursor)");
@@ -17,6 +45,7 @@ export async function runImport(args: string[], opts: Record<string, unknown>, g
   const n = result.plan.hooks.length;
   const lines = [`wrote ${result.written} (${n} hook${n === 1 ? '' : 's'}${result.plan.skipped.length ? `, ${result.plan.skipped.length} not imported: see the comments` : ''})`];
   if (result.shadowed) lines.push(`note: ${result.shadowed} is now shadowed by it (hooks.yaml is read first)`);
-  if (!opts.global) lines.push('project hooks run only in a trusted workspace: --project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled: true');
+  if (!opts.global) lines.push('project hooks run only in a trusted workspace: review and trust them with `chrys-hooks trust` (or use --project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled: true)');
+  lines.push(...afterImportSteps(from, result.plan.hooks.filter((h) => h.event === 'other').map((h) => h.agentEvent)));
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

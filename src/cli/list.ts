@@ -37,7 +37,7 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
     const rows = [['#', 'id', 'source', 'event', 'mode', 'match', 'enabled', 'last run'].map((h) => k.bold(h))];
     for (const h of hooks) {
       const last = h.last_run ? `${h.last_run.status} ${h.last_run.at}` : '-';
-      rows.push([String(h.position), h.id, h.source, h.event, h.mode, h.match, h.enabled ? 'yes' : k.gray('no'), last]);
+      rows.push([String(h.position), h.id, h.source, h.event, h.mode, h.match, h.skipped ? k.yellow('skipped') : h.enabled ? 'yes' : k.gray('no'), last]);
     }
     lines.push(...table(rows));
   }

@@ -61,9 +61,9 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'CHRYS_HOME', about: 'the config dir when --config-dir is not given (default ~/.chrys)' },
   { name: 'CHRYS_PROJECT_HOOKS', about: '1/true/yes/on or 0/false/no/off: load the project hooks file or not (--project-hooks and --no-project-hooks win)' },
   { name: 'NO_COLOR', about: 'plain output, as --no-color' },
-  { name: 'CHRYS_HOOKS_FAIL_CLOSED', about: '1: as `fire --fail-closed`, an internal error or an invalid hooks file blocks a guarded event' },
+  { name: 'CHRYS_HOOKS_FAIL_CLOSED', about: '1: as `fire --fail-closed`, an internal error, an invalid hooks file, a changed trusted project layer or a skipped hook of the event blocks a guarded event' },
   { name: 'CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID', about: 'set for `run.protocol` hooks (the workspace; the session id), as the agent sets them' },
-  { name: 'CHRYS_HOOKS', about: '0/false/no/off: every hook is off (fire warns hooks_disabled); global hooks with locked: true still run' },
+  { name: 'CHRYS_HOOKS', about: '0/false/no/off: every hook is off (fire warns hooks_disabled); global hooks with locked: true still run; any other value but 1/true/yes/on warns kill_switch_invalid and leaves hooks on' },
   { name: 'CHRYS_HOOKS_SKIP', about: 'id1,id2: skip those hooks (listed skipped, reason "skipped by CHRYS_HOOKS_SKIP"); not locked ones; an unknown id warns skip_unknown_hook' },
   { name: 'CHRYS_HOOKS_DEBUG', about: 'set (not 0): fire traces on stderr as with --explain; an internal error (exit 70) also prints its stack trace' },
 ];
@@ -124,7 +124,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   cwd_not_found: '`run.cwd` names a directory that does not exist (checked where it is known before run time)',
   agent_event_unknown: '`fire --protocol`: an event name the agent does not document; no hooks ran and the agent gets "no decision"',
   agent_input_invalid: '`fire --protocol`: `tool_input` is not an object; `tool.args` is left out, so argument matchers see nothing',
-  fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed or a hooks file is invalid',
+  fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed, a hooks file is invalid, a trusted project layer changed (`project_hooks_changed`) or a hook of the event was skipped (`hook_skipped`); the reason names the cause\'s code',
   locked_in_project: '`locked` in a project hooks file: only a global hook can be locked against the kill switches',
   project_hooks_changed: 'the project hooks file or a file its hooks reference changed, appeared or went since `chrys-hooks trust`; names each; the layer is dormant until trusted again',
   trust_record_invalid: 'the trust record is corrupt, a directory, a symlink, unreadable, or inside the workspace; it trusts nothing',
@@ -134,4 +134,6 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   retry_after_invalid: 'a result file\'s `retry_after_seconds` is negative, over 604800 (seven days) or not a number; clamped, or the default `outbox_retry_delay_seconds` used',
   due_at_invalid: 'a pending job\'s `due_at` is not a date; the job is treated as due',
   outbox_watch_unavailable: '`drain-outbox --watch` cannot watch (or recreate) `outbox/pending/`; it polls every `--interval` instead',
+  kill_switch_invalid: '`CHRYS_HOOKS` is set to a value that is neither off (0/false/no/off) nor on (1/true/yes/on); hooks stay on',
+  workspace_not_found: '`--cwd` names a directory that does not exist, or a file; no project hooks are loaded from it',
 };

@@ -138,11 +138,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'Runs exactly one hook synchronously, as the blocking chain would, even when it would not match (saying so). Writes nothing to the outbox, the run history or the once-per-session stamps. Exit 0 when the hook ran and exited 0, else 1.',
     options: [
       { ...INPUT_OPTION, description: 'the envelope (default: a sample built for the hook)' },
-      { ...EVENT_OPTION, description: "event of the sample envelope (default: the hook's)" },
+      { ...EVENT_OPTION, description: "event of the sample envelope (default: the hook's); with --protocol, an agent event name" },
+      { flags: '--protocol <agent>', description: "--input is this agent's hook input, mapped as fire --protocol maps it: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
       { flags: '--source <layer>', description: 'pick the hook of this layer when both define the id', choices: ['project', 'global'] },
       { flags: '--json', description: 'machine-readable output' },
     ],
-    examples: ['chrys-hooks test protect-env', 'chrys-hooks test protect-env --input envelope.json --json'],
+    examples: ['chrys-hooks test protect-env', 'chrys-hooks test protect-env --input envelope.json --json', 'chrys-hooks test claude-guard --protocol claude --input pretooluse.json'],
   },
   {
     name: 'init',

@@ -3,6 +3,7 @@
 
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
+import type { AgentProtocol } from '../core/protocols/names.js';
 import { testHook } from '../engine/test-hook.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
@@ -16,7 +17,9 @@ export async function runTest(args: string[], opts: Record<string, unknown>, glo
   if (!id) throw new ChrysError('usage', 'test needs a hook id', 'run `chrys-hooks list` to see them');
   const source = opts.source === 'project' || opts.source === 'global' ? opts.source : undefined;
   const input = typeof opts.input === 'string' ? globals.readInput(opts.input) : undefined;
-  const r = await testHook(id, { ...globals, ...(input !== undefined ? { input } : {}), ...(typeof opts.event === 'string' ? { event: opts.event } : {}), ...(source ? { source } : {}) });
+  const protocol = opts.protocol as AgentProtocol | undefined;
+  if (protocol && input === undefined) throw new ChrysError('usage', `test --protocol ${protocol} needs --input FILE: the hook input ${protocol} would send`, 'save one such input to a file and pass --input FILE, or drop --protocol for a sample envelope');
+  const r = await testHook(id, { ...globals, ...(input !== undefined ? { input } : {}), ...(typeof opts.event === 'string' ? { event: opts.event } : {}), ...(source ? { source } : {}), ...(protocol ? { protocol } : {}) });
   const exitCode = r.status === 'ok' && r.exit_code === 0 ? EXIT.ok : EXIT.findings;
   if (opts.json) return { stdout: stringifyJson(r as unknown as Json, 2), exitCode };
 
@@ -29,7 +32,7 @@ export async function runTest(args: string[], opts: Record<string, unknown>, glo
     `${k.bold('argv')}     ${r.argv.map(shellQuote).join(' ')}`,
     `${k.bold('cwd')}      ${r.cwd}`,
     ...Object.entries(r.env).map(([n, v]) => `${k.bold('env')}      ${n}=${v}`),
-    `${k.bold('payload')}  (${r.envelope_from === 'sample' ? 'a sample envelope; pass --input FILE for your own' : 'from --input'})`,
+    `${k.bold('payload')}  (${r.envelope_from === 'sample' ? 'a sample envelope; pass --input FILE for your own' : protocol ? `from --input, mapped from ${protocol}` : 'from --input'})`,
     ...indent(stringifyJson(r.payload as unknown as Json, 2)),
     `${k.bold('exit')}     ${r.status === 'ok' ? k.green('ok') : k.red(r.status)}, exit code ${r.exit_code ?? '-'}, ${r.duration_ms} ms${r.error ? ` (${r.error})` : ''}`,
     `${k.bold('stdout')}`, ...indent(r.stdout_tail),

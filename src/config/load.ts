@@ -14,6 +14,7 @@ import {
   samePhysicalFile,
   shadowedMessage,
   shadowing,
+  workspaceProblem,
 } from './locations.js';
 import type { ProjectTrust } from '../core/trust.js';
 import { NOT_TRUSTED, decideProjectTrust, switchTrust } from './project-trust.js';
@@ -44,6 +45,8 @@ export interface LoadedConfig {
   sources: Source[];
   /** Project hooks in file order, then global hooks in file order. */
   hooks: Hook[];
+  /** Hooks left out for a bad regex, in the same order: `list` and `resolve` show them skipped. */
+  skippedHooks: Hook[];
   settings: ReturnType<typeof mergeSettings>;
   /** Every finding in both files (for validate and list). */
   diagnostics: Diagnostic[];
@@ -57,6 +60,8 @@ export interface FileLoad {
   hooks: Hook[];
   /** Every hook that passed the schema, valid file or not (for lint checks). */
   lintHooks: Hook[];
+  /** Hooks left out for a bad regex (none when the file is invalid). */
+  skipped: Hook[];
   settings: Partial<Settings>;
   diagnostics: Diagnostic[];
   valid: boolean;
@@ -75,7 +80,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], lintHooks: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
+    return { path, hooks: [], lintHooks: [], skipped: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
   };
   let text: string;
   try {
@@ -149,11 +154,11 @@ function normaliseOnce(raw: RawHooksFile, layer: Layer, path: string): ReturnTyp
 
 /** The load result from schema-checked data and its diagnostics (fresh or cached). */
 function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locator: FileLoad['locator'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
-  const { hooks, settings } = normalised ?? { hooks: [], settings: {} };
+  const { hooks, skipped, settings } = normalised ?? { hooks: [], skipped: [], settings: {} };
   const valid = !diagnostics.some((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
   return valid
-    ? { path, hooks, lintHooks: hooks, settings, diagnostics, valid, locator }
-    : { path, hooks: [], lintHooks: hooks, settings: {}, diagnostics, valid, locator };
+    ? { path, hooks, lintHooks: hooks, skipped, settings, diagnostics, valid, locator }
+    : { path, hooks: [], lintHooks: hooks, skipped: [], settings: {}, diagnostics, valid, locator };
 }
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".
@@ -208,6 +213,8 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
   const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
   const dirProblem = globalPath ? undefined : configDirProblem(opts);
   if (dirProblem) warnings.push({ code: 'config_dir_not_found', path: configDir, message: dirProblem });
+  const workspaceMissing = workspaceProblem(opts);
+  if (workspaceMissing) warnings.push({ code: 'workspace_not_found', path: opts.workspace, message: workspaceMissing });
   const trust = projectPath && !sameFile
     ? await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, fileOpts.cache) }, warnings)
     : (switchTrust(opts) ?? NOT_TRUSTED);
@@ -242,8 +249,8 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
     for (const shadowed of (path && shadowing(path)?.shadowed) || []) warnings.push({ code: 'shadowed_file', path: shadowed, message: shadowedMessage(shadowed, path!) });
   }
   const hooks = [...(project?.hooks ?? []), ...(global?.hooks ?? [])];
-  for (const file of [project, global]) {
-    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning' || HOOK_LEVEL_ERRORS.has(d.code)).map(loadWarning));
+  for (const [file, layer] of [[project, 'project'], [global, 'global']] as const) {
+    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning' || HOOK_LEVEL_ERRORS.has(d.code)).map((d) => loadWarning(d, layer)));
   }
   if (project && global) {
     const globalIds = new Map(global.hooks.map((h) => [h.id, h]));
@@ -266,14 +273,18 @@ export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): P
     projectTrust: trust,
     sources,
     hooks,
+    skippedHooks: [...(project?.skipped ?? []), ...(global?.skipped ?? [])],
     settings: mergeSettings(project?.settings, global?.settings),
     diagnostics,
     warnings,
   };
 }
 
-/** A hook left out by a hook-level error is, at run time, a skipped hook. */
-const loadWarning = (d: Diagnostic): Warning => (HOOK_LEVEL_ERRORS.has(d.code) ? { ...toWarning(d), code: 'hook_skipped' } : toWarning(d));
+/** A hook left out by a hook-level error is, at run time, a skipped hook; its layer goes with it (for --fail-closed). */
+function loadWarning(d: Diagnostic, layer: Layer): Warning {
+  const w = toWarning(d);
+  return HOOK_LEVEL_ERRORS.has(d.code) || d.code === 'hook_skipped' ? { ...w, code: 'hook_skipped', source: layer } : w;
+}
 
 function dormantWarning(projectPath: string, trust: ProjectTrust, configDir: string): Warning {
   const why = trust.rule === 'none'
@@ -283,7 +294,8 @@ function dormantWarning(projectPath: string, trust: ProjectTrust, configDir: str
 }
 
 function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_invalid', layer: Layer, file: FileLoad): Warning {
-  const errors = file.diagnostics.filter((d) => d.severity === 'error');
+  // The headline names an error that turned the file off, not one that leaves out a single hook.
+  const errors = file.diagnostics.filter((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
   const first = errors[0]!;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   return {

@@ -77,6 +77,18 @@ export function configDirProblem(opts: GlobalOptions): string | undefined {
   return isDir ? undefined : `--config-dir ${opts.configDir} is a file, not a directory, so no global hooks are loaded (name the directory that holds hooks/)`;
 }
 
+/** Why `--cwd` names no directory, when it does not: then no project hooks file is found. */
+export function workspaceProblem(opts: GlobalOptions): string | undefined {
+  if (!opts.cwd) return undefined;
+  let isDir: boolean;
+  try {
+    isDir = statSync(opts.cwd).isDirectory();
+  } catch {
+    return `--cwd ${opts.cwd} does not exist, so no project hooks are loaded from it (create it or fix the path)`;
+  }
+  return isDir ? undefined : `--cwd ${opts.cwd} is a file, not a directory, so no project hooks are loaded from it (name the workspace directory)`;
+}
+
 /**
  * For a hooks or settings file, which of it and its siblings wins and which
  * are never read (hooks.yml and hooks.json beside a hooks.yaml); undefined

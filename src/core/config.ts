@@ -111,6 +111,8 @@ export interface RuleFinding extends SchemaFinding {
 
 export interface NormalisedFile {
   hooks: Hook[];
+  /** Hooks left out for a bad regex (`hook_skipped`), in file order: listed, never run. */
+  skipped: Hook[];
   settings: Partial<Settings>;
   findings: RuleFinding[];
 }
@@ -121,6 +123,7 @@ const TOOL_FILTERS = ['tool_kind', 'tool_name', 'tool_names', 'tool_name_regex',
 export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: string): NormalisedFile {
   const findings: RuleFinding[] = [];
   const hooks: Hook[] = [];
+  const skipped: Hook[] = [];
   const seen = new Map<string, number>();
   const add = (severity: 'error' | 'warning', path: JsonPath, code: DiagnosticCode, message: string, extra: Partial<RuleFinding> = {}): void => {
     findings.push({ severity, path, at: 'value', code, message, ...extra });
@@ -165,11 +168,12 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
         }
       }
     }
-    if (!run || !execution || (enabled && regexErrors.length > 0)) return;
-    hooks.push({ id, event, enabled, ...(h.locked === true && source === 'global' ? { locked: true } : {}), description: h.description ?? '', match, run, execution, source, file, index });
+    if (!run || !execution) return;
+    const hook: Hook = { id, event, enabled, ...(h.locked === true && source === 'global' ? { locked: true } : {}), description: h.description ?? '', match, run, execution, source, file, index };
+    (enabled && regexErrors.length > 0 ? skipped : hooks).push(hook);
   });
 
-  return { hooks, settings: settingsOf(raw.settings), findings };
+  return { hooks, skipped, settings: settingsOf(raw.settings), findings };
 }
 
 function settingsOf(raw: RawSettings | undefined): Partial<Settings> {

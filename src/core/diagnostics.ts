@@ -57,6 +57,8 @@ export const WARNING_CODES = [
   'retry_after_invalid',
   'due_at_invalid',
   'outbox_watch_unavailable',
+  'kill_switch_invalid',
+  'workspace_not_found',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
@@ -84,6 +86,8 @@ export interface Warning {
   event?: string;
   line?: number;
   column?: number;
+  /** The layer of the hook a `hook_skipped` warning leaves out. */
+  source?: 'project' | 'global';
 }
 
 /** Load warnings that change what a firing does, so `fire` reports them (CONTRACT §7). */
@@ -96,6 +100,7 @@ export const FIRE_LOAD_WARNINGS: ReadonlySet<DiagnosticCode> = new Set([
   'durable_ignored',
   'settings_invalid',
   'config_dir_not_found',
+  'workspace_not_found',
   'shadowed_file',
   'project_hooks_changed',
   'trust_record_invalid',

@@ -31,13 +31,19 @@ export function checkEnvelope(value: Json, flagEvent: string | undefined): { env
     throw new ChrysError('not_an_object', `the envelope must be a JSON object, not ${kind}`, 'send one JSON object such as {"event":"before_tool_call", ...}');
   }
   const name = flagEvent ?? value.event;
-  if (name === undefined || name === null) throw new ChrysError('missing_event', 'the envelope has no "event" and no --event was given', 'add "event": "<name>" to the envelope or pass --event');
+  if (name === undefined || name === null) throw new ChrysError('missing_event', 'the envelope has no "event" and no --event was given', missingEventHint(value));
   if (typeof name !== 'string') throw new ChrysError('unknown_event', `"event" must be a string, not ${JSON.stringify(name instanceof JsonNumber ? name.raw : name)}`);
   const found = lookupEvent(name);
   if (!found.ok) {
     throw new ChrysError('unknown_event', `unknown event "${name}"`, found.suggestion ? `did you mean "${found.suggestion}"?` : 'run chrys-hooks events for the list');
   }
   return { envelope: value, event: found.event };
+}
+
+function missingEventHint(value: JsonObject): string {
+  const agentEvent = value.hook_event_name;
+  if (typeof agentEvent !== 'string') return 'add "event": "<name>" to the envelope or pass --event';
+  return `this looks like an agent's hook input ("hook_event_name": ${JSON.stringify(agentEvent)}): pass --protocol claude (or codex, gemini)`;
 }
 
 /** Fills the defaults of §4 in place and sets the canonical event name. */

@@ -7,7 +7,12 @@ import type { EventName } from './events.js';
 import type { Warning } from './diagnostics.js';
 
 export const FAIL_CLOSED_EVENTS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'permission_request'];
-const INVALID_CONFIG = new Set(['hooks_config_invalid', 'project_hooks_config_invalid']);
+// A guard that cannot run: an invalid file, a trusted project layer gone dormant because it
+// changed, a hook left out. A layer that was never trusted is not broken, so it does not block.
+const GUARD_LOST = new Set(['hooks_config_invalid', 'project_hooks_config_invalid', 'project_hooks_changed', 'hook_skipped']);
+
+const layerOf = (w: Warning): 'global' | 'project' =>
+  w.code === 'project_hooks_config_invalid' || w.code === 'project_hooks_changed' ? 'project' : (w.source ?? 'global');
 
 function blockFailClosed(decision: Decision, why: string, source: 'global' | 'project'): Decision {
   decision.blocked = true;
@@ -19,12 +24,12 @@ function blockFailClosed(decision: Decision, why: string, source: 'global' | 'pr
   return decision;
 }
 
-/** An invalid hooks file blocks a guarded event. */
+/** An invalid hooks file, a changed trusted project layer or a skipped hook blocks a guarded event. */
 export function applyFailClosed(decision: Decision): Decision {
   if (decision.blocked || !FAIL_CLOSED_EVENTS.includes(decision.event)) return decision;
-  const invalid = decision.warnings.find((w) => INVALID_CONFIG.has(w.code));
-  if (!invalid) return decision;
-  return blockFailClosed(decision, invalid.message, invalid.code === 'project_hooks_config_invalid' ? 'project' : 'global');
+  const lost = decision.warnings.find((w) => GUARD_LOST.has(w.code));
+  if (!lost) return decision;
+  return blockFailClosed(decision, `[${lost.code}] ${lost.message}`, layerOf(lost));
 }
 
 /** The decision in place of an internal error, or undefined when the event is not guarded. */

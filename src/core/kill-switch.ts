@@ -11,14 +11,24 @@ export interface KillSwitches {
   off: boolean;
   /** The ids named in CHRYS_HOOKS_SKIP. */
   skip: string[];
+  /** CHRYS_HOOKS as set (trimmed), when it is set. */
+  value?: string;
 }
 
 const OFF_WORDS = new Set(['0', 'false', 'no', 'off']);
+const ON_WORDS = new Set(['1', 'true', 'yes', 'on']);
 
 export function killSwitchesFrom(env: Record<string, string | undefined>): KillSwitches {
-  const off = OFF_WORDS.has((env.CHRYS_HOOKS ?? '').trim().toLowerCase());
+  const value = (env.CHRYS_HOOKS ?? '').trim();
+  const off = OFF_WORDS.has(value.toLowerCase());
   const skip = (env.CHRYS_HOOKS_SKIP ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return { off, skip };
+  return value === '' ? { off, skip } : { off, skip, value };
+}
+
+/** A CHRYS_HOOKS value that is neither on nor off leaves hooks on, and says so. */
+export function killSwitchValueWarnings(s: KillSwitches): Warning[] {
+  if (s.value === undefined || s.off || ON_WORDS.has(s.value.toLowerCase())) return [];
+  return [{ code: 'kill_switch_invalid', message: `CHRYS_HOOKS=${s.value} is not understood, so hooks stay on: use 0, false, no or off to turn them off (1, true, yes, on or unset keeps them on)` }];
 }
 
 const isLocked = (hook: Hook): boolean => hook.locked === true && hook.source === 'global';
@@ -30,22 +40,22 @@ export const switchedOff = (hook: Hook, s: KillSwitches): boolean => s.off && !i
 export const skipReason = (hook: Hook, s: KillSwitches): string | undefined =>
   s.skip.includes(hook.id) && !isLocked(hook) ? 'skipped by CHRYS_HOOKS_SKIP' : undefined;
 
-export function hooksDisabledWarning(lockedIds: readonly string[]): Warning {
+export function hooksDisabledWarning(lockedIds: readonly string[], value = '0'): Warning {
   const kept = lockedIds.length ? `; locked global hooks still run: ${lockedIds.join(', ')}` : '';
-  return { code: 'hooks_disabled', message: `CHRYS_HOOKS=0: every hook is turned off${kept}` };
+  return { code: 'hooks_disabled', message: `CHRYS_HOOKS=${value}: every hook is turned off${kept}` };
 }
 
 /** The warnings the switches earn against the loaded hooks (all events). */
 export function killSwitchWarnings(s: KillSwitches, hooks: readonly Hook[]): Warning[] {
-  const warnings: Warning[] = [];
-  if (s.off) warnings.push(hooksDisabledWarning([...new Set(hooks.filter(isLocked).map((h) => h.id))]));
+  const warnings: Warning[] = killSwitchValueWarnings(s);
+  if (s.off) warnings.push(hooksDisabledWarning([...new Set(hooks.filter(isLocked).map((h) => h.id))], s.value));
   const ids = new Set(hooks.map((h) => h.id));
   for (const id of s.skip) {
     if (!ids.has(id)) warnings.push({ code: 'skip_unknown_hook', hook: id, message: `CHRYS_HOOKS_SKIP names "${id}", which is no loaded hook; nothing was skipped for it` });
   }
   for (const hook of hooks) {
     if (isLocked(hook) && (s.off || s.skip.includes(hook.id))) {
-      warnings.push({ code: 'hook_locked', hook: hook.id, event: hook.event, message: `hook "${hook.id}" is locked in ${hook.file}: ${s.skip.includes(hook.id) ? 'CHRYS_HOOKS_SKIP' : 'CHRYS_HOOKS=0'} cannot turn it off` });
+      warnings.push({ code: 'hook_locked', hook: hook.id, event: hook.event, message: `hook "${hook.id}" is locked in ${hook.file}: ${s.skip.includes(hook.id) ? 'CHRYS_HOOKS_SKIP' : `CHRYS_HOOKS=${s.value ?? '0'}`} cannot turn it off` });
     }
   }
   return warnings;

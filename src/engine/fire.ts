@@ -5,9 +5,10 @@
 
 import { type Decision, emptyDecision } from '../core/decide.js';
 import { completeEnvelope, parseEnvelope } from '../core/envelope.js';
-import { type KillSwitches, hooksDisabledWarning, killSwitchesFrom } from '../core/kill-switch.js';
+import { type KillSwitches, hooksDisabledWarning, killSwitchValueWarnings, killSwitchesFrom } from '../core/kill-switch.js';
 import { discover } from '../config/discover.js';
-import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf } from '../config/locations.js';
+import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf, workspaceProblem } from '../config/locations.js';
+import { resolve } from 'node:path';
 import type { Warning } from '../core/diagnostics.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
@@ -38,8 +39,8 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   // Locked hooks live only in the global file: with CHRYS_HOOKS=0 and none, nothing can run.
   if (!found.globalPath && (!found.projectPath || switches.off)) {
     const decision = emptyDecision(event);
-    if (switches.off) decision.warnings.push(hooksDisabledWarning([]));
-    return withWarnings(decision, shape, configDirWarning(opts));
+    if (switches.off) decision.warnings.push(hooksDisabledWarning([], switches.value));
+    return withWarnings(decision, shape, configDirWarning(opts), workspaceWarning(opts), killSwitchValueWarnings(switches));
   }
   // Only now load the config reader; the runner and child_process only if a hook will run.
   const { planFiring, firingNeedsChain } = await import('./fire-plan.js');
@@ -48,6 +49,11 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   if (!firingNeedsChain(planned, envelope, event, withConfig)) return withWarnings(planned.decision, shape);
   const { fireWithConfig } = await import('./fire-chain.js');
   return withWarnings(await fireWithConfig(envelope, event, withConfig, planned), shape);
+}
+
+function workspaceWarning(opts: FireOptions): Warning[] {
+  const problem = workspaceProblem(opts);
+  return problem ? [{ code: 'workspace_not_found', path: resolve(opts.cwd!), message: problem }] : [];
 }
 
 function configDirWarning(opts: FireOptions): Warning[] {

@@ -63,6 +63,7 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
   const once = new OnceGuard(config.configDir, ctx.sessionId);
   const plan = planEvent(config.hooks, parsed.event);
   const hooks: PlannedHook[] = [];
+  const hookOf = new Map<PlannedHook, Hook>();
   const entry = (hook: Hook, verdict: PlannedHook['verdict'], reason: string | null): PlannedHook => {
     const inv = verdict === 'run' ? resolveInvocation(hook, ctx) : undefined;
     const planned: PlannedHook = {
@@ -76,6 +77,7 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
       cwd: inv ? inv.cwd : null,
       env: inv ? { ...inv.env, CHRYS_HOOK_PAYLOAD_FILE: TEMP_FILE, CHRYS_HOOK_RESULT: TEMP_FILE, ...(hook.run.prompt_file ? { CHRYS_HOOK_PROMPT_FILE: TEMP_FILE } : {}) } : null,
     };
+    hookOf.set(planned, hook);
     return planned;
   };
   const switches = killSwitchesFrom(process.env);
@@ -90,16 +92,20 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
     else hooks.push(entry(hook, 'run', null));
   }
   for (const hook of plan.disabled) hooks.push(entry(hook, 'disabled', 'enabled: false'));
-  for (const w of config.warnings) {
-    if (w.code !== 'hook_skipped' || w.event !== parsed.event || !w.hook) continue;
-    const source = config.sources.find((s) => s.path === w.path)?.layer ?? 'global';
-    hooks.push({ id: w.hook, source, mode: 'blocking', phase: 'blocking', verdict: 'skipped', reason: w.message, argv: null, cwd: null, env: null });
+  for (const hook of config.skippedHooks) {
+    if (hook.event === parsed.event) hooks.push(entry(hook, 'skipped', skippedReason(hook, config.warnings)));
   }
-  hooks.sort((a, b) => phaseRank(a) - phaseRank(b));
+  hooks.sort((a, b) => phaseRank(a) - phaseRank(b) || byFileOrder(hookOf.get(a)!, hookOf.get(b)!));
   return { ...base, plan: { event: parsed.event, hooks } };
 }
 
 const phaseRank = (h: PlannedHook): number => (h.phase === 'blocking' ? 0 : 1);
+
+/** Project hooks before global ones, each in file order: the chain's order. */
+const byFileOrder = (a: Hook, b: Hook): number => (a.source === b.source ? a.index - b.index : a.source === 'project' ? -1 : 1);
+
+const skippedReason = (hook: Hook, warnings: readonly Warning[]): string =>
+  warnings.find((w) => w.code === 'hook_skipped' && w.hook === hook.id && w.path === hook.file)?.message ?? `hook "${hook.id}" is left out: a regex of its match does not compile`;
 
 export interface ListedHook {
   position: number;
@@ -112,13 +118,16 @@ export interface ListedHook {
   match: string;
   description: string;
   last_run: null | Pick<RunEntry, 'status' | 'at' | 'session_id'>;
+  /** Why the hook is left out (a bad regex), or null when it loads. */
+  skipped: string | null;
   /** With `stats`: from the run history. */
   stats?: RunStats;
 }
 
 export async function listHooks(opts: GlobalOptions & { event?: EventName; stats?: boolean }): Promise<{ config: LoadedConfig; hooks: ListedHook[] }> {
   const config = await loadConfig({ ...opts, workspace: workspaceOf(opts) });
-  const selected = config.hooks.filter((h) => opts.event === undefined || h.event === opts.event);
+  const skipped = new Set(config.skippedHooks);
+  const selected = [...config.hooks, ...config.skippedHooks].sort(byFileOrder).filter((h) => opts.event === undefined || h.event === opts.event);
   // For one event, the chain's run order (blocking phase first); otherwise project then global, in file order.
   const ordered = opts.event === undefined ? selected : [...selected.filter((h) => h.execution.mode === 'blocking'), ...selected.filter((h) => h.execution.mode !== 'blocking')];
   const hooks = ordered.map((h, i): ListedHook => {
@@ -134,6 +143,7 @@ export async function listHooks(opts: GlobalOptions & { event?: EventName; stats
       match: describeMatch(h.match),
       description: h.description,
       last_run: last ? { status: last.status, at: last.at, session_id: last.session_id } : null,
+      skipped: skipped.has(h) ? skippedReason(h, config.warnings) : null,
       ...(opts.stats ? { stats: hookStats(config.configDir, h) } : {}),
     };
   });

@@ -19,6 +19,7 @@ import {
   shadowedMessage,
   shadowing,
   workspaceOf,
+  workspaceProblem,
 } from '../config/locations.js';
 import { lintSettingsFile } from '../config/settings-lint.js';
 import { interpreterFor } from '../run/interpreter.js';
@@ -51,6 +52,8 @@ export async function lint(files: readonly string[], opts: GlobalOptions): Promi
     const found = discover({ ...opts, workspace });
     const problem = found.globalPath ? undefined : configDirProblem(opts);
     if (problem) diagnostics.push({ path: found.configDir, line: 1, column: 1, severity: 'warning', code: 'config_dir_not_found', message: problem });
+    const missing = workspaceProblem(opts);
+    if (missing) diagnostics.push({ path: workspace, line: 1, column: 1, severity: 'warning', code: 'workspace_not_found', message: missing });
     if (found.globalPath) targets.push({ path: found.globalPath, layer: 'global' });
     if (found.projectPath && !(found.globalPath && samePhysicalFile(found.globalPath, found.projectPath))) {
       targets.push({ path: found.projectPath, layer: 'project' });

@@ -15,10 +15,15 @@ import { type GlobalOptions, workspaceOf } from '../config/locations.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
+import { agentToEnvelope } from '../core/protocols/inbound.js';
+import type { AgentProtocol } from '../core/protocols/names.js';
+import { toolMatches } from '../core/tool-matcher.js';
 
 export interface TestOptions extends GlobalOptions {
   input?: string;
   event?: string;
+  /** The input is this agent's hook input (and --event one of its event names), mapped as `fire --protocol` maps it. */
+  protocol?: AgentProtocol;
   source?: Layer;
 }
 
@@ -52,7 +57,7 @@ export async function testHook(hookId: string, opts: TestOptions): Promise<TestR
   const config = await loadConfig({ ...opts, workspace });
   const hook = pickHook(hookId, config.hooks, opts.source, config.sources.some((s) => s.layer === 'project' && s.state === 'dormant'));
   const fromInput = opts.input !== undefined;
-  const parsed = fromInput ? parseEnvelope(opts.input!, opts.event) : { envelope: sampleEnvelope(hook, sampleEvent(hook, opts.event)), event: sampleEvent(hook, opts.event) };
+  const parsed = fromInput ? inputEnvelope(opts.input!, opts) : { envelope: sampleEnvelope(hook, sampleEvent(hook, opts.event)), event: sampleEvent(hook, opts.event) };
   const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
   const ctx: HookContext = { configDir: config.configDir, workspace, sessionId: stringField(envelope, 'session_id'), profile: stringField(envelope, 'profile') };
   const m = matchHook(hook, envelope);
@@ -112,6 +117,18 @@ function pickHook(id: string, hooks: readonly Hook[], source: Layer | undefined,
   throw new ChrysError('usage', `no ${source ? `${source} ` : ''}hook "${id}"`, hints.length ? hints.join('; ') : 'run `chrys-hooks list` to see the hook ids');
 }
 
+function inputEnvelope(input: string, opts: TestOptions): { envelope: JsonObject; event: EventName } {
+  if (!opts.protocol) return parseEnvelope(input, opts.event);
+  const { envelope } = parseEnvelope(input, 'other');
+  const name = opts.event ?? envelope.hook_event_name;
+  if (typeof name !== 'string' || name === '') {
+    throw new ChrysError('missing_event', `the ${opts.protocol} hook input has no "hook_event_name" and no --event was given`, `pass the input ${opts.protocol} gives its hooks, or --event`);
+  }
+  const mapped = agentToEnvelope(opts.protocol, envelope, name);
+  if (!mapped.ok) throw new ChrysError('unknown_event', mapped.warnings[0]!.message.replace(/; no hooks ran$/, ''), 'run chrys-hooks events for the agent event names');
+  return mapped;
+}
+
 function sampleEvent(hook: Hook, flag: string | undefined): EventName {
   if (flag === undefined) return hook.event;
   const found = lookupEvent(flag);
@@ -134,7 +151,17 @@ export function sampleEnvelope(hook: Hook, event: EventName): JsonObject {
   for (const [name, op] of Object.entries(m?.args ?? {})) {
     args[name] = op.equals ?? (op.contains !== undefined ? `example-${op.contains}` : 'example');
   }
-  envelope.tool = { name: m?.tool_name ?? 'example_tool', ...(m?.tool_kind ? { kind: m.tool_kind } : {}), args };
+  envelope.tool = { name: sampleToolName(m), ...(m?.tool_kind ? { kind: m.tool_kind } : {}), args };
   if (event === 'after_tool_call' || event === 'tool_error') (envelope.tool as JsonObject).result = 'example tool output';
   return envelope;
+}
+
+/** A tool name the matcher accepts: tool_name, the first of tool_names, or the first plain name of tool_name_regex. */
+function sampleToolName(m: Hook['match']): string {
+  if (m?.tool_name !== undefined) return m.tool_name;
+  if (m?.tool_names?.[0] !== undefined) return m.tool_names[0];
+  const matcher = m?.toolMatcher;
+  if (matcher?.kind === 'names') return matcher.names[0]!;
+  const word = /[A-Za-z_][\w-]*/.exec(m?.tool_name_regex ?? '')?.[0];
+  return matcher && word && toolMatches(matcher, word) ? word : 'example_tool';
 }

@@ -36,9 +36,12 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
     throw new ChrysError('refused', `the trust record ${trustRecordPath(configDir)} would lie inside the workspace ${workspace}, where the workspace could change it`, 'use a config dir outside the workspace (--config-dir or CHRYS_HOME)');
   }
   const file = await loadHooksFile(found.projectPath, 'project');
-  if (!file.valid) {
-    const errors = file.diagnostics.filter((d) => d.severity === 'error').length;
-    throw new ChrysError('refused', `the project hooks file ${found.projectPath} has ${errors} error${errors === 1 ? '' : 's'}; nothing was trusted`, `run \`chrys-hooks validate ${found.projectPath}\` and fix it first`);
+  // Every error `validate` reports, hook-level ones included: trust records a file that validates.
+  const errors = file.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const n = errors.length;
+    throw new ChrysError('refused', `the project hooks file ${found.projectPath} has ${n} error${n === 1 ? '' : 's'} (first: ${first.code} at ${first.line}:${first.column}); nothing was trusted`, `run \`chrys-hooks validate ${found.projectPath}\` and fix it first`);
   }
   const projectPath = realPathOr(found.projectPath);
   const files = fingerprint(referencedPaths(projectPath, file.hooks, { configDir, workspace }), workspace);

@@ -43,6 +43,52 @@ describe('test HOOK_ID', () => {
     expect(existsSync(join(state, 'once'))).toBe(false);
   });
 
+  it('runs a run.protocol: claude hook on a Claude hook input with --protocol claude', async () => {
+    const s = sandbox();
+    s.globalScript('deny.py', `#!/usr/bin/env python3
+import json, sys
+data = json.load(sys.stdin)
+print(json.dumps(data), file=sys.stderr)
+print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no " + data["tool_input"]["command"]}}))
+`);
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'guard', event: 'PreToolUse', run: 'type: script\npath: scripts/deny.py\nprotocol: claude', match: 'tool_name_regex: "Bash|Edit"' })}\n`);
+    s.write('pre.json', JSON.stringify({ session_id: 's', transcript_path: '/t', cwd: s.workspace, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }));
+    const r = await s.run(['test', 'guard', '--protocol', 'claude', '--input', join(s.root, 'pre.json'), '--json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.match).toMatchObject({ verdict: 'run', note: null });
+    expect(JSON.parse(out.stderr_tail)).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, transcript_path: '/t' });
+    expect(out.decision).toMatchObject({ blocked: true, reason: 'no rm -rf /' });
+    // --event names a Claude event, as in fire --protocol
+    s.write('bare.json', JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'ls' } }));
+    const named = await s.run(['test', 'guard', '--protocol', 'claude', '--event', 'PreToolUse', '--input', join(s.root, 'bare.json'), '--json']);
+    expect(JSON.parse(named.stdout).decision).toMatchObject({ blocked: true, reason: 'no ls' });
+    const bogus = await s.run(['test', 'guard', '--protocol', 'claude', '--event', 'Bogus', '--input', join(s.root, 'bare.json')]);
+    expect(bogus.exitCode).toBe(65);
+    expect(bogus.stderr).toContain('Bogus');
+    const noInput = await s.run(['test', 'guard', '--protocol', 'claude']);
+    expect(noInput.exitCode).toBe(64);
+    expect(noInput.stderr).toContain('--input');
+  });
+
+  it('builds the sample tool name from tool_names and tool_name_regex', async () => {
+    const s = sandbox();
+    const hooks = [
+      command('names', { match: 'tool_names: [write_file, edit_file]' }),
+      command('plain', { match: 'tool_name_regex: "Edit|Write"' }),
+      command('regex', { match: 'tool_name_regex: "^mcp__github__.*"' }),
+    ];
+    s.globalHooks(`hooks:\n${hooks.join('\n')}\n`);
+    const sample = async (id: string) => JSON.parse((await s.run(['test', id, '--json'])).stdout);
+    expect((await sample('names')).payload.tool.name).toBe('write_file');
+    const plain = await sample('plain');
+    expect(plain.payload.tool.name).toBe('Edit');
+    expect(plain.match.verdict).toBe('run');
+    const regex = await sample('regex');
+    expect(regex.payload.tool.name).toBe('mcp__github__');
+    expect(regex.match.verdict).toBe('run');
+  });
+
   it('runs a hook that would not match, saying so, and exits 1 when it fails', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${hookYaml({ id: 'fails', run: 'type: shell\nshell: "echo oops >&2; exit 3"', match: 'tool_name: write_file' })}\n`);
@@ -150,6 +196,20 @@ describe('kill switches', () => {
     const locked = (await s.fire(EDIT, [], { env: { CHRYS_HOOKS: '0' } })).decision;
     expect(locked.hooks).toMatchObject([{ id: 'guard', status: 'ok' }]);
     expect(locked.warnings.map((w: any) => w.code)).toEqual(['hooks_disabled', 'hook_locked']);
+  });
+
+  it('names the CHRYS_HOOKS value set, and warns about one it does not understand', async () => {
+    const s = sandbox();
+    const bare = (await s.fire(EDIT, [], { env: { CHRYS_HOOKS: 'off' } })).decision;
+    expect(bare.warnings).toMatchObject([{ code: 'hooks_disabled', message: expect.stringContaining('CHRYS_HOOKS=off:') }]);
+    const nope = await s.fire(EDIT, [], { env: { CHRYS_HOOKS: 'nope' } });
+    expect(nope.decision.warnings).toMatchObject([{ code: 'kill_switch_invalid', message: expect.stringContaining('CHRYS_HOOKS=nope') }]);
+    expect(nope.result.stderr).toContain('warning kill_switch_invalid');
+    s.globalHooks(GLOBAL(false));
+    const loaded = (await s.fire(EDIT, [], { env: { CHRYS_HOOKS: 'nope' } })).decision;
+    expect(loaded.hooks.map((h: any) => h.id)).toEqual(['guard', 'lint']);
+    expect(loaded.warnings.map((w: any) => w.code)).toEqual(['kill_switch_invalid']);
+    expect((await s.fire(EDIT, [], { env: { CHRYS_HOOKS: 'Yes' } })).decision.warnings).toEqual([]);
   });
 
   it('CHRYS_HOOKS=0 with no hooks files still says so', async () => {

@@ -63,6 +63,19 @@ describe('fire --protocol', () => {
     expect(bad.exitCode).toBe(64);
   });
 
+  it('--event names an agent event like hook_event_name does; a bad --protocol and a Claude input without it get a hint', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${RM_GUARD}\n`);
+    const bogus = await fire(s, '', ['--protocol', 'claude', '--event', 'Bogus']);
+    expect(bogus).toMatchObject({ exitCode: 0, json: { systemMessage: expect.stringContaining('agent_event_unknown') } });
+    const named = await fire(s, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }), ['--protocol', 'claude', '--event', 'PreToolUse']);
+    expect(named.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    const bad = await fire(s, '{}', ['--protocol', 'nonsense']);
+    expect(bad).toMatchObject({ exitCode: 64, json: { error: { code: 'usage', hint: expect.stringContaining('--help') } } });
+    const noProtocol = await fire(s, '{"hook_event_name":"PreToolUse"}', []);
+    expect(noProtocol).toMatchObject({ exitCode: 65, json: { error: { code: 'missing_event', hint: expect.stringContaining('--protocol claude') } } });
+  });
+
   it('maps every Claude event it knows, and keeps Stop/SessionStart contexts', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${['session_start', 'conversation_done', 'pre_compact', 'other', 'tool_error', 'sub_agent_end'].map((event) => hookYaml({ id: `ctx-${event}`, event, run: `type: shell\nshell: 'printf "{\\"context\\": \\"%s\\"}" "$CHRYS_HOOK_EVENT" > "$CHRYS_HOOK_RESULT"'` })).join('\n')}\n`);
@@ -117,5 +130,41 @@ describe('fire --fail-closed', () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${RM_GUARD}\n`);
     expect((await fire(s, PRE(s, 'ls'), ['--protocol', 'claude', '--fail-closed'])).json).toEqual({});
+  });
+
+  it('blocks when a trusted project layer changed, but not when the layer was never trusted', async () => {
+    const s = sandbox();
+    s.projectHooks(`hooks:\n${RM_GUARD}\n`);
+    const never = await fire(s, PRE(s, 'ls'), ['--protocol', 'claude', '--fail-closed']);
+    expect(never.json).toEqual({ systemMessage: expect.stringContaining('project_hooks_dormant') });
+    expect((await s.run(['trust', '--yes'])).exitCode).toBe(0);
+    s.projectHooks(`hooks:\n${RM_GUARD.replace('rm -rf is not allowed', 'rm -rf is not alowed')}\n`);
+    const changed = await fire(s, PRE(s, 'ls'), ['--protocol', 'claude', '--fail-closed']);
+    expect(changed.json.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('project_hooks_changed') });
+    const chrys = await s.fire({ event: 'user_prompt_submit', text: 'hi' }, ['--fail-closed']);
+    expect(chrys.decision).toMatchObject({ blocked: true, blocked_by: { id: 'fail-closed', source: 'project' } });
+  });
+
+  it('blocks a guarded event when a hook of it was skipped (a bad regex), even one with on_error: block', async () => {
+    const g = sandbox();
+    const skipped = hookYaml({ id: 'bad-re', match: "args:\n  command: { regex: 'rm (-rf' }", run: 'type: command\nargv: ["true"]', execution: 'mode: blocking\non_error: block' });
+    g.globalHooks(`hooks:\n${skipped}\n`);
+    const open = await fire(g, PRE(g, 'rm -rf /'), ['--protocol', 'claude']);
+    expect(open.json).toEqual({ systemMessage: expect.stringContaining('hook_skipped') });
+    const closed = await g.fire({ event: 'before_tool_call', tool: { name: 'Bash', args: { command: 'rm -rf /' } } }, ['--fail-closed']);
+    expect(closed.decision).toMatchObject({ blocked: true, reason: expect.stringContaining('hook_skipped'), blocked_by: { id: 'fail-closed', source: 'global' } });
+    // The skipped hook listens to before_tool_call only: other events are not blocked.
+    expect((await g.fire({ event: 'user_prompt_submit', text: 'hi' }, ['--fail-closed'])).decision.blocked).toBe(false);
+  });
+
+  it('names an error that turned the file off in the headline, not a hook-level one', async () => {
+    const s = sandbox();
+    const bad = hookYaml({ id: 'dup', match: "args:\n  command: { regex: 'rm (-rf' }", run: 'type: command\nargv: ["true"]' });
+    s.globalHooks(`hooks:\n${bad}\n${hookYaml({ id: 'dup', run: 'type: command\nargv: ["true"]' })}\n`);
+    const r = await s.fire({ event: 'before_tool_call', tool: { name: 'x' } });
+    const invalid = r.decision.warnings.find((w: any) => w.code === 'hooks_config_invalid');
+    expect(invalid.message).toContain('[duplicate_id]');
+    expect(r.result.stderr).toContain('duplicate_id');
+    expect(r.result.stderr).not.toContain('invalid_regex');
   });
 });

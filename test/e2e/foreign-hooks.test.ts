@@ -168,7 +168,7 @@ describe('run.protocol: odd output, read as the agent reads it', () => {
 
   it('permissionDecision ask is not passed on, and says so', async () => {
     const d = await odd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'`);
-    expect(d).toMatchObject({ blocked: false, contexts: [{ channel: 'ui_notice', text: expect.stringContaining('"ask"') }] });
+    expect(d).toMatchObject({ blocked: false, contexts: [{ channel: 'ui_notice', text: expect.stringMatching(/^chrys-hooks: .*"ask"/) }] });
   });
 
   it('Gemini: plain stdout is a notice to the user, never a block', async () => {

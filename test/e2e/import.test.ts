@@ -60,6 +60,18 @@ describe('import --from claude', () => {
     expect(v.exitCode).toBe(0);
   });
 
+  it('--write tells the user to trust, to remove the hooks from the agent settings, and how an "other" event gets called', async () => {
+    const s = sandbox();
+    s.write(join(s.workspace, '.claude', 'settings.json'), JSON.stringify({ hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] } }));
+    const r = await s.run(['import', '--from', 'claude', '--write']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/trusted workspace: review and trust them with `chrys-hooks trust`/);
+    expect(r.stdout).toContain('remove the imported hooks from .claude/settings.json');
+    expect(r.stdout).toContain('runs each one itself and again through chrys-hooks');
+    expect(r.stdout).toContain('"Notification" is imported as event other: it fires only if');
+    expect(r.stdout).toContain('"Notification": [{ "hooks": [{ "type": "command", "command": "chrys-hooks fire --protocol claude" }] }]');
+  });
+
   it('writes the project file, never over an existing one without --force, and then behaves as Claude Code would', async () => {
     const s = sandbox();
     claudeProject(s);

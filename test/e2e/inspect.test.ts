@@ -188,6 +188,26 @@ describe('list', () => {
   });
 });
 
+describe('list and resolve: a hook skipped for a bad regex', () => {
+  it('is listed by both, in file order, marked skipped', async () => {
+    const s = sandbox();
+    const cmd = 'type: command\nargv: ["true"]';
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'first', run: cmd, match: 'tool_name: write_file' })}
+${hookYaml({ id: 'bad-re', run: cmd, match: "args:\n  path: { regex: '(?<' }" })}
+${hookYaml({ id: 'last', run: cmd, match: 'tool_name: write_file' })}
+`);
+    const list = JSON.parse((await s.run(['list', '--json'])).stdout);
+    expect(list.hooks.map((h: any) => [h.id, h.position, h.skipped === null])).toEqual([['first', 1, true], ['bad-re', 2, false], ['last', 3, true]]);
+    expect(list.hooks[1].skipped).toContain('regex `(?<` is invalid');
+    const text = (await s.run(['list'])).stdout;
+    expect(text).toMatch(/bad-re .* skipped/);
+    const r = await s.run(['resolve', '--json'], { input: JSON.stringify({ event: 'before_tool_call', tool: { name: 'write_file', args: { path: 'a' } } }) });
+    const plan = JSON.parse(r.stdout).plan;
+    expect(plan.hooks.map((h: any) => [h.id, h.verdict])).toEqual([['first', 'run'], ['bad-re', 'skipped'], ['last', 'run']]);
+  });
+});
+
 describe('resolve', () => {
   it('prints sources, settings with their origin, and no plan without an envelope', async () => {
     const s = sandbox();

@@ -131,6 +131,24 @@ describe('--config-dir', () => {
     expect(v.stdout).toContain('config_dir_not_found');
   });
 
+  it('a --cwd that does not exist is workspace_not_found in fire, list, resolve and validate', async () => {
+    const s = sandbox();
+    const cwd = join(s.root, 'no-such-dir');
+    for (const withGlobal of [false, true]) {
+      if (withGlobal) s.globalHooks('hooks: []\n');
+      const r = await s.runRaw(['fire', '--config-dir', s.configDir, '--cwd', cwd], { input: JSON.stringify(WRITE) });
+      expect(r.exitCode).toBe(0);
+      expect(JSON.parse(r.stdout).warnings).toMatchObject([{ code: 'workspace_not_found', path: cwd, message: expect.stringContaining('does not exist') }]);
+      expect(r.stderr).toContain(`chrys-hooks: warning workspace_not_found: --cwd ${cwd} does not exist`);
+    }
+    const list = await s.runRaw(['list', '--json', '--config-dir', s.configDir, '--cwd', cwd]);
+    expect(JSON.parse(list.stdout).warnings).toMatchObject([{ code: 'workspace_not_found' }]);
+    const resolve = await s.runRaw(['resolve', '--json', '--config-dir', s.configDir, '--cwd', cwd]);
+    expect(JSON.parse(resolve.stdout).warnings).toMatchObject([{ code: 'workspace_not_found' }]);
+    const v = await s.runRaw(['validate', '--config-dir', s.configDir, '--cwd', cwd]);
+    expect(v.stdout).toContain('workspace_not_found');
+  });
+
   it('an existing empty config dir is not a warning', async () => {
     const s = sandbox();
     const { decision, result } = await s.fire(WRITE);

@@ -253,6 +253,16 @@ describe('trust', () => {
     expect(bad.stderr).toContain('validate');
   });
 
+  it('refuses a file whose only error leaves out one hook (a bad regex), as validate does', async () => {
+    const s = sandbox();
+    s.projectHooks(`hooks:\n${hookYaml({ id: 'rm', run: 'type: command\nargv: [echo]', match: "args:\n  command:\n    regex: 'rm (-rf'" })}\n`);
+    expect((await s.run(['validate'])).exitCode).toBe(1);
+    const r = await s.run(['trust', '--yes']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('invalid_regex');
+    expect((await s.run(['trust', '--list'])).stdout).toContain('no trusted workspaces');
+  });
+
   it('lets a warm trusted-by-record firing run without the YAML parser and zod', async () => {
     const s = sandbox();
     await trustedProject(s);

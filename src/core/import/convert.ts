@@ -12,6 +12,8 @@ export type ImportSource = 'claude' | 'codex' | 'gemini' | 'cursor';
 export interface ImportedHook {
   id: string;
   event: EventName;
+  /** The agent's event name it was configured under. */
+  agentEvent: string;
   description: string;
   enabled: boolean;
   match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string } | undefined;
@@ -118,6 +120,7 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
   return {
     id: name ? `${from}-${slug(name)}` : `${from}-${slug(agentEvent)}-${site.position}`,
     event,
+    agentEvent,
     description: `${agentEvent} hook imported from ${file}${name ? ` (${name})` : ''}`,
     enabled: !(name && site.disabled.includes(name)),
     match,

@@ -97,7 +97,7 @@ function fromClaudeJson(agentEvent: string, json: JsonObject): JsonObject {
     else if (isJsonObject(specific.updatedInput)) Object.assign(out, { action: 'modify', args: specific.updatedInput });
     // A Chrys decision cannot carry "ask" or "defer": the call goes to the agent's own permission flow. Say so.
     if (permission === 'ask' || permission === 'defer') {
-      contexts.push({ text: `hook answered permissionDecision "${permission}", which chrys-hooks cannot pass on; the agent's own permission rules decide`, channel: 'ui_notice' });
+      contexts.push({ text: `chrys-hooks: a hook answered permissionDecision "${permission}", which chrys-hooks cannot pass on; the agent's own permission rules decide`, channel: 'ui_notice' });
     }
     if (added) contexts.push({ text: added, channel: 'tool_preface' });
   } else if (agentEvent === 'PermissionRequest') {

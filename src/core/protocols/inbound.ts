@@ -23,7 +23,8 @@ export function agentToEnvelope(protocol: AgentProtocol, input: JsonObject, agen
     warnings.push({ code: 'agent_event_unknown', message: `${protocol} event "${agentEvent}" is not one chrys-hooks knows; no hooks ran` });
     return { ok: false, agentEvent, warnings };
   }
-  const envelope: JsonObject = { ...input, [AGENT_PROTOCOL_KEY]: protocol };
+  // --event may name the event instead of hook_event_name; a foreign hook reads it there.
+  const envelope: JsonObject = { ...input, hook_event_name: agentEvent, [AGENT_PROTOCOL_KEY]: protocol };
   const tool = toolOf(input, warnings);
   if (tool) envelope.tool = tool;
   const result = protocol === 'gemini' ? geminiResult(input) : claudeResult(input, event);
