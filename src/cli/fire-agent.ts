@@ -8,6 +8,7 @@ import { ChrysError, EXIT } from '../core/errors.js';
 import type { EventName } from '../core/events.js';
 import { parseEnvelope } from '../core/envelope.js';
 import { applyFailClosed, failClosedDecision } from '../core/fail-closed.js';
+import { failClosedOnInput } from '../core/fail-closed-input.js';
 import { type Json, type JsonObject, stringifyJson } from '../core/json.js';
 import type { Inbound } from '../core/protocols/inbound.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from '../core/protocols/names.js';
@@ -38,7 +39,7 @@ export async function runAgentFire(input: string, opts: Record<string, unknown>,
 async function fireGuarded(envelope: JsonObject, event: EventName, opts: Parameters<typeof fireEnvelope>[2], failClosed: boolean): Promise<Decision> {
   try {
     const decision = await fireEnvelope(envelope, event, opts);
-    return failClosed ? applyFailClosed(decision) : decision;
+    return failClosed ? failClosedOnInput(applyFailClosed(decision), envelope) : decision;
   } catch (e) {
     if (!failClosed || (e instanceof ChrysError && e.code !== 'internal')) throw e;
     const closed = failClosedDecision(event, (e as Error)?.message ?? String(e));

@@ -28,7 +28,7 @@ export async function runTrust(_args: string[], opts: Record<string, unknown>, g
     }
   }
   const entry = recordTrustPlan(plan);
-  if (opts.json) return { stdout: JSON.stringify(entry, null, 2), exitCode: EXIT.ok };
+  if (opts.json) return { stdout: JSON.stringify(entry, null, 2), stderr: plan.blindSpots.map((b) => `warning: ${b}`), exitCode: EXIT.ok };
   const done = `trusted ${plan.workspace} (${plan.files.length} file${plan.files.length === 1 ? '' : 's'}); its project hooks load until one of these files changes`;
   return { stdout: opts.yes ? [...summary, '', done].join('\n') : done, exitCode: EXIT.ok };
 }
@@ -41,6 +41,7 @@ export async function runUntrust(args: string[], _opts: Record<string, unknown>,
 function describePlan(plan: TrustPlan, k: Paint): string[] {
   const lines = [`${k.bold('workspace')}  ${plan.workspace}`, `${k.bold('hooks file')} ${plan.projectPath}`];
   if (plan.recordProblem) lines.push(k.yellow(`warning: the trust record cannot be read (${plan.recordProblem}); trusting replaces it`));
+  for (const blind of plan.blindSpots) lines.push(k.yellow(`warning: ${blind}`));
   if (plan.since) {
     const d = plan.since.diff;
     lines.push(isEmptyDiff(d) ? `already trusted on ${plan.since.trusted_at}, unchanged` : `trusted on ${plan.since.trusted_at}; since then ${describeDiff(d, (p) => shown(p, plan.workspace))}`);

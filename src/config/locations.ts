@@ -2,7 +2,7 @@
 // hooks files and whether the project file is trusted. Discovery only stats
 // files; nothing is parsed here.
 
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -37,6 +37,27 @@ export function findFirst(dir: string, names: readonly string[]): string | undef
     if (existsSync(path)) return path;
   }
   return undefined;
+}
+
+/**
+ * The first hooks file name present in `dir` as any directory entry (lstat):
+ * a dangling symlink or a non-file under that name is still the layer's file,
+ * reported invalid when read, never skipped in favour of the next name.
+ */
+export function findFirstEntry(dir: string, names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const path = join(dir, name);
+    if (entryExists(path)) return path;
+  }
+  return undefined;
+}
+
+function entryExists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR and the like: no entry can be there
+  }
 }
 
 export const globalHooksDir = (configDir: string): string => join(configDir, 'hooks');

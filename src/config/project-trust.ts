@@ -7,9 +7,9 @@
 import { dirname, relative } from 'node:path';
 import type { Warning } from '../core/diagnostics.js';
 import { type ProjectTrust, type TrustDiff, describeDiff, diffTrusted, isEmptyDiff } from '../core/trust.js';
-import { type GlobalOptions, HOOKS_FILE_NAMES, findFirst, projectHooksDir, trustOverride } from './locations.js';
+import { type GlobalOptions, HOOKS_FILE_NAMES, findFirstEntry, projectHooksDir, trustOverride } from './locations.js';
 import { fileNow, inside, realPathOr, workspaceKey } from './trust-files.js';
-import { readTrustRecord, trustRecordPath } from './trust-record.js';
+import { readTrustRecord, recordDirProblem, trustRecordPath } from './trust-record.js';
 
 export const NOT_TRUSTED: ProjectTrust = { trusted: false, rule: 'none', detail: 'this workspace is not trusted' };
 
@@ -41,7 +41,8 @@ export function recordTrust(inputs: Omit<TrustInputs, 'settingsEnabled'>, warnin
   const key = workspaceKey(inputs.workspace);
   const path = trustRecordPath(inputs.configDir);
   // A record the workspace itself could ship would let it trust itself.
-  const read = recordInsideWorkspace(inputs.configDir, key) ? { ok: false as const, problem: `it lies inside the workspace ${key}` } : readTrustRecord(inputs.configDir);
+  const dirProblem = recordInsideWorkspace(inputs.configDir, key) ? `it lies inside the workspace ${key}` : recordDirProblem(inputs.configDir, key);
+  const read = dirProblem ? { ok: false as const, problem: dirProblem } : readTrustRecord(inputs.configDir);
   if (!read.ok) {
     warnings.push({ code: 'trust_record_invalid', path, message: `trust record ${path} ignored (${read.problem}): no workspace is trusted by content until it is fixed; delete it and run \`chrys-hooks trust\`` });
     return NOT_TRUSTED;
@@ -65,7 +66,7 @@ export function recordTrust(inputs: Omit<TrustInputs, 'settingsEnabled'>, warnin
 export function recordTrustsFile(configDir: string, projectPath: string, warnings: Warning[]): boolean {
   const workspace = dirname(dirname(dirname(projectPath)));
   // Only the file `fire` would find in that workspace can be the trusted one.
-  const found = findFirst(projectHooksDir(workspace), HOOKS_FILE_NAMES);
+  const found = findFirstEntry(projectHooksDir(workspace), HOOKS_FILE_NAMES);
   if (!found || realPathOr(found) !== realPathOr(projectPath)) return false;
   return recordTrust({ configDir, workspace, projectPath }, warnings).trusted;
 }

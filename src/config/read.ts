@@ -3,8 +3,8 @@
 // YAML file is read; JSON goes through our lossless parser, which records
 // positions as it goes.
 
-import { readFileSync } from 'node:fs';
 import { type JsonPath, JsonPositions, JsonSyntaxError, lineCol, parseJson, toPlain } from '../core/json.js';
+import { readRegularFile } from './regular-file.js';
 import { rootCauses } from './yaml-errors.js';
 
 export interface Position {
@@ -22,20 +22,10 @@ export interface ReadFile {
 export class UnreadableFile extends Error {}
 
 export function readText(path: string): string {
-  try {
-    const buf = readFileSync(path);
-    if (buf.includes(0)) throw new UnreadableFile('the file holds binary data (a NUL byte), not text');
-    return buf.toString('utf8');
-  } catch (e) {
-    if (e instanceof UnreadableFile) throw e;
-    const err = e as NodeJS.ErrnoException;
-    const why =
-      err.code === 'EISDIR' ? 'it is a directory, not a file'
-      : err.code === 'EACCES' ? 'permission denied'
-      : err.code === 'ENOENT' ? 'no such file'
-      : err.message;
-    throw new UnreadableFile(why);
-  }
+  const read = readRegularFile(path);
+  if (!read.ok) throw new UnreadableFile(read.problem);
+  if (read.data.includes(0)) throw new UnreadableFile('the file holds binary data (a NUL byte), not text');
+  return read.data.toString('utf8');
 }
 
 export async function parseConfigText(path: string, text: string): Promise<ReadFile> {

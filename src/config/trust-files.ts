@@ -5,11 +5,12 @@
 // and hashing a few small scripts costs well under a millisecond.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { FileNow, TrustedFile } from '../core/trust.js';
 import { expandTemplate, resolveFromHookFile } from '../run/invocation.js';
+import { readRegularFile } from './regular-file.js';
 
 /** The path with symlinks resolved, or as given (absolute) when it does not exist. */
 export function realPathOr(path: string): string {
@@ -46,31 +47,36 @@ export const inside = (path: string, dir: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-/** The state of each path now, hashed afresh: what `trust` records. */
+/** A referenced file trust cannot record: not a regular file, too large, or unreadable. */
+export class UnhashableFile extends Error {
+  constructor(readonly path: string, readonly problem: string) {
+    super(`${path}: ${problem}`);
+  }
+}
+
+/** The state of each path now, hashed afresh: what `trust` records; throws UnhashableFile. */
 export function fingerprint(paths: readonly string[], workspaceReal: string): TrustedFile[] {
   return paths.map((path) => {
     const now = hashNow(path);
+    if (now?.problem) throw new UnhashableFile(path, now.problem);
     return { path, sha256: now?.sha256 ?? null, real: now?.real ?? null, outside: !inside(now?.real ?? path, workspaceReal) };
   });
 }
 
 function hashNow(path: string): FileNow {
+  let real: string;
   try {
-    const real = realpathSync(path);
-    return { real, sha256: sha256(readFileSync(real)) };
+    real = realpathSync(path);
   } catch {
     return null;
   }
+  // O_NOFOLLOW: the file hashed is the real path recorded, not a link swapped in since.
+  const read = readRegularFile(real, false);
+  if (read.ok) return { real, sha256: sha256(read.data) };
+  return read.missing ? null : { real, sha256: null, problem: read.problem };
 }
 
 const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
-/** The state of a recorded file now: its real path and the hash of its bytes, or null when it is gone. */
-export function fileNow(file: TrustedFile): FileNow {
-  try {
-    const real = realpathSync(file.path);
-    return { real, sha256: sha256(readFileSync(real)) };
-  } catch {
-    return null;
-  }
-}
+/** The state of a recorded file now: its real path and the hash of its bytes, null when it is gone, or why it cannot be hashed. */
+export const fileNow = (file: TrustedFile): FileNow => hashNow(file.path);

@@ -2,11 +2,12 @@
 // `trust` and `untrust`, atomically (temp file + rename), 0600, and never
 // through a symbolic link; read without following one.
 
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { type TrustRecord, parseTrustRecord } from '../core/trust.js';
 import { writeAtomic } from '../outbox/store.js';
 import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { inside } from './trust-files.js';
 
 export const trustRecordPath = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'trust.json');
 
@@ -49,6 +50,34 @@ export function writeTrustRecord(configDir: string, record: TrustRecord): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
   writeAtomic(path, JSON.stringify(record, null, 2) + '\n');
+}
+
+/**
+ * Why the record's directory cannot be trusted to hold it, if it cannot: a
+ * symlinked hooks/ or hooks/state/ (it could lead anywhere, the workspace
+ * included), or a real location inside the workspace, which could then ship
+ * a record trusting itself. Checked on read as on write.
+ */
+export function recordDirProblem(configDir: string, workspaceReal: string): string | undefined {
+  const stateDir = runtimeDir(configDir, 'state');
+  for (const dir of [dirname(stateDir), stateDir]) {
+    if (isSymlink(dir)) return `${dir} is a symbolic link`;
+  }
+  const real = nearestRealPath(stateDir);
+  if (real !== undefined && inside(real, workspaceReal)) return `it lies inside the workspace ${workspaceReal} (${real})`;
+  return undefined;
+}
+
+/** The real path of `path`, or of its nearest existing ancestor (with the rest appended). */
+function nearestRealPath(path: string): string | undefined {
+  for (let dir = path, rest = ''; ; dir = dirname(dir)) {
+    try {
+      return join(realpathSync(dir), rest);
+    } catch {
+      if (dirname(dir) === dir) return undefined;
+      rest = join(basename(dir), rest);
+    }
+  }
 }
 
 function isSymlink(path: string): boolean {

@@ -31,7 +31,8 @@ export function writeHooksFile(base: string, path: string, text: string, force: 
   return undefined;
 }
 
-function symlinkOnTheWay(base: string, path: string): string | undefined {
+/** The first symbolic link among the existing components from `base` (exclusive) down to `path`. */
+export function symlinkOnTheWay(base: string, path: string): string | undefined {
   const parts = relative(base, path).split(sep).filter(Boolean);
   let cur = base;
   for (const part of parts) {

@@ -52,6 +52,8 @@ export interface Outcome {
   error?: string;
   stderrTail: string;
   result: { kind: 'none' } | { kind: 'json'; value: JsonObject } | { kind: 'invalid'; reason: string };
+  /** A foreign hook that failed (exit other than 0 and 2) yet whose stdout decided, as its agent reads it. */
+  failure?: string;
 }
 
 export function emptyDecision(event: EventName): Decision {
@@ -283,6 +285,9 @@ export function applyOutcome(chain: Chain, hook: Hook, outcome: Outcome): HookRe
       const wasBlocked = d.blocked;
       d.warnings.push(...applyResult(chain, hook, outcome.result.value));
       if (!wasBlocked && d.blocked) report.status = 'blocked';
+    }
+    if (outcome.failure && hook.execution.on_error !== 'ignore') {
+      d.warnings.push({ code: 'hook_failed', hook: hook.id, message: `hook "${hook.id}" ${outcome.failure}; its JSON output still decided, as its agent reads it (on_error: block blocks instead)` });
     }
     return report;
   }

@@ -14,7 +14,7 @@ const GUARD_LOST = new Set(['hooks_config_invalid', 'project_hooks_config_invali
 const layerOf = (w: Warning): 'global' | 'project' =>
   w.code === 'project_hooks_config_invalid' || w.code === 'project_hooks_changed' ? 'project' : (w.source ?? 'global');
 
-function blockFailClosed(decision: Decision, why: string, source: 'global' | 'project'): Decision {
+export function blockFailClosed(decision: Decision, why: string, source: 'global' | 'project'): Decision {
   decision.blocked = true;
   decision.reason = `chrys-hooks fails closed: ${why}`;
   decision.blocked_by = { id: 'fail-closed', source };

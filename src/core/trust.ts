@@ -36,8 +36,12 @@ export interface ProjectTrust {
   detail: string;
 }
 
-/** A file as it is now: its real path and hash, or null when it is gone. */
-export type FileNow = { real: string; sha256: string } | null;
+/**
+ * A file as it is now: its real path and hash, or null when it is gone. A
+ * file that cannot be hashed (not a regular file, too large, unreadable) has
+ * a `problem` and counts as changed.
+ */
+export type FileNow = { real: string; sha256: string | null; problem?: string } | null;
 
 export interface TrustDiff {
   changed: string[];
@@ -50,7 +54,8 @@ export function diffTrusted(files: readonly TrustedFile[], now: (file: TrustedFi
   const diff: TrustDiff = { changed: [], added: [], removed: [] };
   for (const f of files) {
     const state = now(f);
-    if (f.sha256 === null) {
+    if (state?.problem) diff.changed.push(`${f.path} (${state.problem})`);
+    else if (f.sha256 === null) {
       if (state) diff.added.push(f.path);
     } else if (!state) diff.removed.push(f.path);
     else if (state.sha256 !== f.sha256 || state.real !== f.real) diff.changed.push(f.path);

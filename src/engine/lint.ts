@@ -3,7 +3,7 @@
 // an untrusted project file is linted too.
 
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { Layer } from '../core/config.js';
 import { discover } from '../config/discover.js';
@@ -101,7 +101,7 @@ async function filesystemDiagnostics(file: FileLoad, context: CwdContext): Promi
     if (hook.run.type === 'script') {
       const script = resolveFromHookFile(hook, hook.run.path);
       if (!existsSync(script)) warn('path', 'script_not_found', `hook "${hook.id}": script ${script} does not exist`);
-      const interpreter = interpreterFor(script, hook.source, dirname(hook.file));
+      const interpreter = interpreterFor(script, join(context.configDir, 'hooks'));
       if (!interpreter.ok) warn('path', 'interpreter_not_found', `hook "${hook.id}": no interpreter for ${basename(script)}: ${interpreter.wanted} not found on PATH`);
     }
     if (hook.run.prompt_file !== undefined) {

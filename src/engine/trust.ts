@@ -9,8 +9,11 @@ import { discover } from '../config/discover.js';
 import { loadHooksFile } from '../config/load.js';
 import { type GlobalOptions, configDirOf, projectHooksDir, samePhysicalFile, workspaceOf } from '../config/locations.js';
 import { recordInsideWorkspace } from '../config/project-trust.js';
-import { fileNow, fingerprint, realPathOr, referencedPaths, workspaceKey } from '../config/trust-files.js';
-import { readTrustRecord, trustRecordPath, writeTrustRecord } from '../config/trust-record.js';
+import { UnhashableFile, fileNow, fingerprint, realPathOr, referencedPaths, workspaceKey } from '../config/trust-files.js';
+import { wordFiles } from '../config/trust-words.js';
+import type { Hook } from '../core/config.js';
+import { templatedProgramField } from '../core/trust-templates.js';
+import { readTrustRecord, recordDirProblem, trustRecordPath, writeTrustRecord } from '../config/trust-record.js';
 
 export interface TrustPlan {
   configDir: string;
@@ -22,6 +25,29 @@ export interface TrustPlan {
   since?: { trusted_at: string; diff: TrustDiff };
   /** Why the existing record cannot be read (it is replaced on recording). */
   recordProblem?: string;
+  /** Shell hooks whose command reaches files trust cannot see, one sentence each. */
+  blindSpots: string[];
+}
+
+function refuseTemplatedPrograms(hooks: readonly Hook[], hooksFile: string): void {
+  for (const hook of hooks) {
+    const templated = templatedProgramField(hook);
+    if (!templated) continue;
+    throw new ChrysError(
+      'refused',
+      `hook "${hook.id}" in ${hooksFile}: ${templated.field} ${JSON.stringify(templated.value)} holds a \${...} template, so trust cannot record which file it runs; nothing was trusted`,
+      `write ${templated.field} as a literal path (relative to the hooks file or the workspace)`,
+    );
+  }
+}
+
+function fingerprintOrRefuse(paths: string[], workspace: string): TrustedFile[] {
+  try {
+    return fingerprint(paths, workspace);
+  } catch (e) {
+    if (!(e instanceof UnhashableFile)) throw e;
+    throw new ChrysError('refused', `cannot trust ${e.path}: ${e.problem}; trust covers only regular files up to 16 MiB; nothing was trusted`, 'replace it with a regular file, or change the hook that names it');
+  }
 }
 
 export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
@@ -32,6 +58,8 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
   if (found.globalPath && samePhysicalFile(found.globalPath, found.projectPath)) {
     throw new ChrysError('refused', `${found.projectPath} is the global hooks file itself; it loads as global and needs no trust`);
   }
+  const dirProblem = recordDirProblem(configDir, workspace);
+  if (dirProblem) throw new ChrysError('refused', `the trust record ${trustRecordPath(configDir)} cannot be used: ${dirProblem}`, 'use a config dir outside the workspace whose hooks/ and hooks/state/ are real directories');
   if (recordInsideWorkspace(configDir, workspace)) {
     throw new ChrysError('refused', `the trust record ${trustRecordPath(configDir)} would lie inside the workspace ${workspace}, where the workspace could change it`, 'use a config dir outside the workspace (--config-dir or CHRYS_HOME)');
   }
@@ -43,9 +71,13 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
     const n = errors.length;
     throw new ChrysError('refused', `the project hooks file ${found.projectPath} has ${n} error${n === 1 ? '' : 's'} (first: ${first.code} at ${first.line}:${first.column}); nothing was trusted`, `run \`chrys-hooks validate ${found.projectPath}\` and fix it first`);
   }
+  refuseTemplatedPrograms(file.hooks, found.projectPath);
   const projectPath = realPathOr(found.projectPath);
-  const files = fingerprint(referencedPaths(projectPath, file.hooks, { configDir, workspace }), workspace);
-  const plan: TrustPlan = { configDir, workspace, projectPath, files };
+  const words = file.hooks.map((h) => ({ hook: h, ...wordFiles(h, workspace) }));
+  const paths = [...referencedPaths(projectPath, file.hooks, { configDir, workspace }), ...words.flatMap((w) => w.paths)];
+  const files = fingerprintOrRefuse([...new Set(paths)], workspace);
+  const blindSpots = words.filter((w) => w.blindSpot).map((w) => `hook "${w.hook.id}" (run.shell): ${w.blindSpot}; trust covers only the files its command names literally, not what it reaches otherwise`);
+  const plan: TrustPlan = { configDir, workspace, projectPath, files, blindSpots };
   const read = readTrustRecord(configDir);
   if (!read.ok) plan.recordProblem = read.problem;
   const previous = read.ok ? read.record.workspaces[workspace] : undefined;

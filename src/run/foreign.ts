@@ -21,6 +21,16 @@ export function foreignInput(hook: Hook, payload: string): ForeignInput | undefi
   return { stdin: stringifyJson(input), agentEvent: typeof input.hook_event_name === 'string' ? input.hook_event_name : hook.event };
 }
 
+/**
+ * The run re-read by the agent's rules. An exit status other than 0 and 2 is
+ * a failure: under on_error: block it stays one (and blocks a gated event)
+ * whatever stdout says; otherwise a JSON object on stdout still decides, as
+ * Claude Code does, and the failure is kept for a hook_failed warning.
+ */
 export function foreignOutcome<T extends AgentRun>(hook: Hook, input: ForeignInput, run: T): T {
-  return hook.run.protocol ? readAgentOutcome(hook.run.protocol, input.agentEvent, run) : run;
+  if (!hook.run.protocol) return run;
+  const failedExit = run.status === 'failed' && run.exitCode !== null && run.exitCode !== 2;
+  if (failedExit && hook.execution.on_error === 'block') return run;
+  const reread = readAgentOutcome(hook.run.protocol, input.agentEvent, run);
+  return failedExit && reread.status === 'ok' ? { ...reread, failure: run.error ?? `exited with status ${run.exitCode}` } : reread;
 }

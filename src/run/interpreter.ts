@@ -2,7 +2,7 @@
 // (CONTRACT §2), and a PATH lookup that does not spawn anything.
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, dirname, extname, join } from 'node:path';
+import { delimiter, extname, join } from 'node:path';
 
 /** Absolute path of an executable on PATH, or undefined. */
 export function which(name: string, path = process.env.PATH ?? ''): string | undefined {
@@ -24,13 +24,11 @@ export function which(name: string, path = process.env.PATH ?? ''): string | und
 
 /** Candidates in order of preference: [program, ...leading args]. */
 const BY_EXTENSION: Record<string, string[][]> = {
-  '.py': [['uv', 'run'], ['python3'], ['python']],
   '.sh': [['bash'], ['sh']],
   '.bash': [['bash'], ['sh']],
   '.zsh': [['bash'], ['sh']],
   '.js': [['node']],
   '.mjs': [['node']],
-  '.ts': [['npx', 'tsx']],
   '.rb': [['ruby']],
   '.pl': [['perl']],
   '.ps1': [['pwsh', '-NoProfile', '-File'], ['powershell', '-NoProfile', '-File']],
@@ -39,17 +37,20 @@ const BY_EXTENSION: Record<string, string[][]> = {
 export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; wanted: string };
 
 /**
- * The interpreter for a script. A global hook's interpreter is never resolved
- * from, or configured by, the workspace it runs in (its cwd, which may be an
- * untrusted repository): no `npx` (it resolves node_modules/.bin from the cwd),
- * and uv only in script mode, ignoring any project, config file and
- * .python-version there, with the Python from PATH.
+ * The interpreter for a script, global or project alike: never resolved from,
+ * or configured by, the workspace it runs in (its cwd, which may be an
+ * untrusted repository, and a trusted one can still not swap the program that
+ * runs its trusted scripts): no `npx` (it resolves node_modules/.bin from the
+ * cwd), tsx from the global hooks directory or PATH, and uv only in script
+ * mode, ignoring any project, config file and .python-version there, with the
+ * Python from PATH. A hook that wants the project's environment says so with
+ * `run.type: command` and an explicit argv.
  */
-export function interpreterFor(scriptPath: string, source: 'global' | 'project' = 'project', hooksDir = dirname(scriptPath), path = process.env.PATH ?? ''): InterpreterChoice {
+export function interpreterFor(scriptPath: string, globalHooksDir: string, path = process.env.PATH ?? ''): InterpreterChoice {
   const ext = extname(scriptPath).toLowerCase();
-  if (source === 'global' && ext === '.ts') return globalTypeScript(hooksDir, path);
-  if (source === 'global' && (ext === '.py' || !BY_EXTENSION[ext])) return globalPython(path);
-  const candidates = BY_EXTENSION[ext] ?? BY_EXTENSION['.py']!;
+  if (ext === '.ts') return globalTypeScript(globalHooksDir, path);
+  if (ext === '.py' || !BY_EXTENSION[ext]) return globalPython(path);
+  const candidates = BY_EXTENSION[ext]!;
   for (const [program, ...rest] of candidates) {
     const found = which(program!, path);
     if (found) return { ok: true, argv: [found, ...rest] };
@@ -67,5 +68,5 @@ function globalPython(path: string): InterpreterChoice {
 /** tsx installed in the global hooks directory (node_modules/.bin), else on PATH. */
 function globalTypeScript(hooksDir: string, path: string): InterpreterChoice {
   const tsx = which('tsx', join(hooksDir, 'node_modules', '.bin')) ?? which('tsx', path);
-  return tsx ? { ok: true, argv: [tsx] } : { ok: false, wanted: 'tsx (in the global hooks directory or on PATH; npx is not used for global hooks)' };
+  return tsx ? { ok: true, argv: [tsx] } : { ok: false, wanted: 'tsx (in the global hooks directory or on PATH; npx is never used)' };
 }

@@ -2,7 +2,7 @@
 // Shared by the runner and by `resolve`, which shows it without running it.
 
 import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { agentEnv } from '../core/protocols/env.js';
 import { interpreterFor } from './interpreter.js';
@@ -65,7 +65,7 @@ export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
   let argv: string[];
   if (run.type === 'script') {
     const script = resolveFromHookFile(hook, run.path);
-    const interpreter = interpreterFor(script, hook.source, hookDir(hook));
+    const interpreter = interpreterFor(script, join(ctx.configDir, 'hooks'));
     if (!interpreter.ok) return fail(`no interpreter for ${script}: ${interpreter.wanted} not found on PATH`, [script, ...run.args]);
     argv = [...interpreter.argv, script, ...run.args];
     if (!existsSync(script)) return fail(`script not found: ${script}`, argv);

@@ -49,15 +49,31 @@ describe('finding 1: a global hook never runs an interpreter from the workspace'
     expect(read(log)).toBe(`uv ${s.workspace} run --no-project --no-config --python ${python} --script ${script}\n`);
   });
 
-  it('keeps npx tsx for a trusted project .ts hook', async () => {
+  it('gives a trusted project .ts hook the same tsx: never npx, never the workspace tsx', async () => {
     const s = sandbox();
     const log = join(s.root, 'calls.log');
     const fakeBin = join(s.root, 'bin');
     fakeTool(fakeBin, 'npx', log);
+    fakeTool(join(s.workspace, 'node_modules', '.bin'), 'tsx', log.replace('calls', 'workspace'));
+    fakeTool(join(s.configDir, 'hooks', 'node_modules', '.bin'), 'tsx', log);
     const script = s.projectScript('p.ts', 'export {};\n');
     s.projectHooks(`hooks:\n${hookYaml({ id: 'p', run: 'type: script\npath: scripts/p.ts', match: 'tool_name: edit_file' })}\n`);
     await s.fire(EDIT, ['--project-hooks'], { env: { PATH: `${fakeBin}:${process.env.PATH}` } });
-    expect(read(log)).toBe(`npx ${s.workspace} tsx ${script}\n`);
+    expect(read(log)).toBe(`tsx ${s.workspace} ${script}\n`);
+    expect(read(join(s.root, 'workspace.log'))).toBe('');
+  });
+
+  it('runs a trusted project .py hook through uv in script mode too', async () => {
+    const s = sandbox();
+    const log = join(s.root, 'calls.log');
+    const fakeBin = join(s.root, 'bin');
+    fakeTool(fakeBin, 'uv', log);
+    writeFileSync(join(s.workspace, 'pyproject.toml'), '[project]\nname = "evil"\n');
+    const script = s.projectScript('p.py', 'print("hi")\n');
+    s.projectHooks(`hooks:\n${hookYaml({ id: 'p', run: 'type: script\npath: scripts/p.py', match: 'tool_name: edit_file' })}\n`);
+    await s.fire(EDIT, ['--project-hooks'], { env: { PATH: `${fakeBin}:${process.env.PATH}` } });
+    const python = (await execa('sh', ['-c', 'command -v python3'])).stdout.trim();
+    expect(read(log)).toBe(`uv ${s.workspace} run --no-project --no-config --python ${python} --script ${script}\n`);
   });
 });
 

@@ -18,7 +18,7 @@ describe('expandTemplate', () => {
   });
 });
 
-describe('interpreterFor a global hook', () => {
+describe('interpreterFor a global or project hook', () => {
   const bin = mkdtempSync(join(tmpdir(), 'chrys-interp-'));
   const exe = (dir: string, name: string): string => {
     mkdirSync(dir, { recursive: true });
@@ -31,18 +31,20 @@ describe('interpreterFor a global hook', () => {
 
   it('never uses npx; tsx comes from the global hooks dir, else PATH', () => {
     const hooksDir = join(bin, 'hooks');
-    expect(interpreterFor('/x/a.ts', 'global', hooksDir, bin)).toEqual({ ok: false, wanted: expect.stringContaining('npx is not used') });
+    expect(interpreterFor('/x/a.ts', hooksDir, bin)).toEqual({ ok: false, wanted: expect.stringContaining('npx is never used') });
     const local = exe(join(hooksDir, 'node_modules', '.bin'), 'tsx');
-    expect(interpreterFor('/x/a.ts', 'global', hooksDir, bin)).toEqual({ ok: true, argv: [local] });
-    expect(interpreterFor('/x/a.ts', 'project', hooksDir, bin)).toEqual({ ok: true, argv: [npx, 'tsx'] });
+    expect(interpreterFor('/x/a.ts', hooksDir, bin)).toEqual({ ok: true, argv: [local] });
+    // A project script gets the same program: the workspace's node_modules/.bin never counts.
+    expect(interpreterFor('/w/.chrys/hooks/a.ts', hooksDir, bin)).toEqual({ ok: true, argv: [local] });
+    expect(JSON.stringify(interpreterFor('/w/.chrys/hooks/a.ts', hooksDir, bin))).not.toContain(npx);
   });
 
   it('runs uv in script mode with the PATH python, ignoring any project; python alone without uv', () => {
-    expect(interpreterFor('/x/a.py', 'global', '/x', bin)).toEqual({ ok: true, argv: [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] });
-    expect(interpreterFor('/x/a', 'global', '/x', bin).ok && interpreterFor('/x/a', 'global', '/x', bin)).toMatchObject({ argv: [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] });
-    expect(interpreterFor('/x/a.py', 'project', '/x', bin)).toEqual({ ok: true, argv: [uv, 'run'] });
+    expect(interpreterFor('/x/a.py', '/x', bin)).toEqual({ ok: true, argv: [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] });
+    expect(interpreterFor('/x/a', '/x', bin).ok && interpreterFor('/x/a', '/x', bin)).toMatchObject({ argv: [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] });
+    expect(interpreterFor('/w/.chrys/hooks/a.py', '/x', bin)).toEqual({ ok: true, argv: [uv, 'run', '--no-project', '--no-config', '--python', python, '--script'] });
     const noUv = mkdtempSync(join(tmpdir(), 'chrys-interp-'));
     const onlyPython = exe(noUv, 'python3');
-    expect(interpreterFor('/x/a.py', 'global', '/x', noUv)).toEqual({ ok: true, argv: [onlyPython] });
+    expect(interpreterFor('/x/a.py', '/x', noUv)).toEqual({ ok: true, argv: [onlyPython] });
   });
 });

@@ -67,6 +67,15 @@ export function chrysEventOf(protocol: AgentProtocol, agentEvent: string): Event
   return undefined;
 }
 
+/** Claude's own name for a Cursor-style name `fire --protocol claude` accepts (preToolUse → PreToolUse); other names as given. */
+export function claudeEventName(agentEvent: string): string {
+  if (!Object.hasOwn(CURSOR_EVENTS, agentEvent)) return agentEvent;
+  return Object.keys(CLAUDE_EVENTS).find((k) => CLAUDE_EVENTS[k] === CURSOR_EVENTS[agentEvent]) ?? agentEvent;
+}
+
+/** A Cursor-style (lowerCamelCase) name: Cursor's hooks gate on some we do not map (beforeShellExecution). */
+export const isCursorStyleName = (agentEvent: string): boolean => /^[a-z][A-Za-z]*$/.test(agentEvent);
+
 /** The agent event a Chrys event is sent as to a foreign hook (`run.protocol`). */
 export function agentEventOf(protocol: AgentProtocol, event: EventName): string | undefined {
   if (family(protocol) === 'gemini') {

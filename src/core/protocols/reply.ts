@@ -7,7 +7,7 @@
 import type { Decision } from '../decide.js';
 import type { EventName } from '../events.js';
 import { type JsonObject, stringifyJson } from '../json.js';
-import type { AgentProtocol } from './names.js';
+import { type AgentProtocol, CURSOR_EVENTS, chrysEventOf, claudeEventName, isCursorStyleName } from './names.js';
 
 export interface AgentReply {
   stdout: string;
@@ -25,12 +25,18 @@ const CONTEXT_EVENTS: Record<AgentProtocol, readonly string[]> = {
 const EXIT2_BLOCKS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'conversation_done', 'sub_agent_end'];
 
 /** The agent's answer for a decision on `agentEvent`. */
-export function decisionToReply(protocol: AgentProtocol, decision: Decision, agentEvent: string, opts: { exitCode?: boolean } = {}): AgentReply {
+export function decisionToReply(protocol: AgentProtocol, decision: Decision, asked: string, opts: { exitCode?: boolean } = {}): AgentReply {
   const reason = decision.reason || 'blocked by chrys-hooks';
+  const agentEvent = protocol === 'gemini' ? asked : claudeEventName(asked);
+  if (protocol === 'claude' && isCursorStyleName(asked) && chrysEventOf(protocol, asked) === undefined) return unknownCursorEvent(asked);
   if (opts.exitCode && decision.blocked && EXIT2_BLOCKS.includes(decision.event)) {
     return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
   }
   const out = protocol === 'gemini' ? geminiOutput(decision, agentEvent) : claudeOutput(protocol, decision, agentEvent);
+  // A block must never read as an allow: where the output has no decision in it, exit 2 says it.
+  if (decision.blocked && EXIT2_BLOCKS.includes(decision.event) && out.decision === undefined && out.hookSpecificOutput === undefined) {
+    return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
+  }
   const context = modelContext(decision, agentEvent);
   if (context && CONTEXT_EVENTS[protocol].includes(agentEvent)) {
     out.hookSpecificOutput = { hookEventName: agentEvent, ...(out.hookSpecificOutput as JsonObject | undefined), additionalContext: context };
@@ -42,6 +48,16 @@ export function decisionToReply(protocol: AgentProtocol, decision: Decision, age
   if (notices.length > 0) out.systemMessage = notices.join('\n');
   // stringifyJson keeps the args' numbers as the agent spelled them.
   return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
+}
+
+/**
+ * A Cursor-style name chrys-hooks does not map (beforeShellExecution): Cursor
+ * gates on some of these, so an empty answer would allow what no hook saw.
+ * Denied with Claude's exit 2, the reason on stderr.
+ */
+function unknownCursorEvent(name: string): AgentReply {
+  const known = Object.keys(CURSOR_EVENTS).join(', ');
+  return { stdout: '', stderr: `chrys-hooks: event "${name}" is not one chrys-hooks knows under --protocol claude, so no hook ran; denied rather than allowed (use a Claude event name, or one of ${known})\n`, exitCode: 2 };
 }
 
 function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string): JsonObject {
