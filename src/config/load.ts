@@ -2,7 +2,8 @@
 // hook list with merged settings, and every diagnostic found on the way.
 // An invalid file disables itself only; a missing file is silent.
 
-import { type Hook, type Layer, type Settings, mergeSettings, normaliseHooksFile } from '../core/config.js';
+import { type Hook, type Layer, type Settings, mergeSettings } from '../core/config.js';
+import { normaliseHooksFile } from '../core/normalise.js';
 import type { Diagnostic, Warning } from '../core/diagnostics.js';
 import { HOOK_LEVEL_ERRORS, toWarning } from '../core/diagnostics.js';
 import {

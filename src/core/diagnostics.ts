@@ -1,6 +1,8 @@
 // One diagnostics list shared by `validate`, `list`, `resolve` and `fire`.
 // Codes are part of the external contract (CONTRACT.md §2, §5, §7).
 
+import type { JsonPath } from './json.js';
+
 export type Severity = 'error' | 'warning';
 
 export const ERROR_CODES = [
@@ -62,6 +64,15 @@ export const WARNING_CODES = [
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];
+
+/** A problem found at a data path of a parsed file, before it is given a line and column. */
+export interface SchemaFinding {
+  path: JsonPath;
+  at: 'key' | 'value';
+  code: DiagnosticCode;
+  message: string;
+  hint?: string;
+}
 
 /** A load-time finding about one file, positioned where a user can fix it. */
 export interface Diagnostic {

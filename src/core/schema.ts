@@ -4,7 +4,7 @@
 
 import * as z from 'zod/mini';
 import { EVENT_ALIASES, EVENT_NAMES, closest, lookupEvent } from './events.js';
-import type { DiagnosticCode } from './diagnostics.js';
+import type { SchemaFinding } from './diagnostics.js';
 import { MAX_PARALLEL_HOOKS, MAX_TIMEOUT_SECONDS } from './config.js';
 import type { JsonPath } from './json.js';
 
@@ -123,13 +123,7 @@ function nestedSuggestion(key: string): string | undefined {
   return undefined;
 }
 
-export interface SchemaFinding {
-  path: JsonPath;
-  at: 'key' | 'value';
-  code: DiagnosticCode;
-  message: string;
-  hint?: string;
-}
+export type { SchemaFinding } from './diagnostics.js';
 
 const typeName = (v: unknown): string =>
   typeof v === 'number' && !Number.isFinite(v) ? String(v) : v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `${typeof v} ${JSON.stringify(v)}`;

@@ -79,6 +79,24 @@ describe('the in-process API', () => {
     expect(resolved).toEqual(JSON.parse(cliResolve.stdout));
   });
 
+  it('ships declarations that import no package, so they type-check without the bundled libraries', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    const seen = new Set<string>();
+    const outside: string[] = [];
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        const spec = m[1]!;
+        if (!spec.startsWith('.')) outside.push(`${spec} in ${file}`);
+        else visit(resolvePath(dirname(file), spec.replace(/\.js$/, '.d.ts')));
+      }
+    };
+    visit(resolvePath(pkg.types));
+    expect(seen.size).toBeGreaterThan(5);
+    expect(outside).toEqual([]);
+  });
+
   it('declares its entry and types in package.json, and loads no CLI module', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
     expect(pkg.exports['.']).toEqual({ types: './dist/types/api/index.d.ts', import: './dist/api.js' });
