@@ -4,7 +4,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type CliGlobals, globalsFrom } from './globals.js';
-import { type CommandResult, emit, reportError } from './output.js';
+import { type CommandResult, emit, guardStdout, reportError } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec } from './spec.js';
 import { usageHint } from './usage-hint.js';
 import { VERSION } from '../version.js';
@@ -34,6 +34,8 @@ function addOption(cmd: Command, spec: OptionSpec): void {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // Help and --version are written by commander, before any result: guard stdout for them too.
+  guardStdout();
   let commandName = '';
   let result: CommandResult | undefined;
   const program = new Command('chrys-hooks')

@@ -21,7 +21,7 @@ let writing = false;
 export const isWritingResult = (): boolean => writing;
 
 /** A full disk or a closed pipe on stdout: one line on stderr and exit 74 (EX_IOERR), never a stack trace. */
-function guardStdout(): void {
+export function guardStdout(): void {
   if (process.stdout.listenerCount('error') > 0) return;
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (!stdoutFailed) process.stderr.write(`chrys-hooks: cannot write to stdout: ${e.code ?? e.message}\n`);

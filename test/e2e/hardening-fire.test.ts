@@ -220,4 +220,10 @@ describe('finding 18: stdout write errors', () => {
     expect(r.exitCode).toBe(74);
     expect(r.stderr.trim().split('\n')).toEqual(['chrys-hooks: cannot write to stdout: ENOSPC']);
   });
+
+  it.each([['--help'], ['--version'], ['help', 'fire'], ['fire', '--help']])('exits 74 for %s too (commander writes those)', async (...args) => {
+    const r = await execa('sh', ['-c', `"${process.execPath}" "${BIN}" ${args.join(' ')} > /dev/full`], { reject: false, env: sandbox().env(), extendEnv: false });
+    expect(r.exitCode).toBe(74);
+    expect(r.stderr.trim().split('\n')).toEqual(['chrys-hooks: cannot write to stdout: ENOSPC']);
+  });
 });
