@@ -5,18 +5,20 @@ _chrys_hooks() {
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmd=""
   for w in "${COMP_WORDS[@]:1}"; do case "$w" in fire|validate|list|resolve|import|drain-outbox|events|trust|untrust|test|init|serve) cmd="$w"; break;; esac; done
-  case "$prev" in
-    --event) COMPREPLY=($(compgen -W "session_start session_restored session_end before_turn after_turn user_prompt_submit user_interrupt before_tool_call after_tool_call tool_error approval_requested approval_resolved permission_request sub_agent_start sub_agent_end pre_compact workflow_run_start workflow_run_end conversation_done mode_switch model_switch error other UserPromptSubmit PrePrompt pre_prompt PreToolUse PreTool pre_tool preToolUse BeforeTool PostToolUse PostTool post_tool postToolUse AfterTool PermissionRequest SessionStart OnSessionStart startup SessionEnd OnSessionEnd PreCompact Compact OnCompact compact Stop conversation-done SubagentStart SubagentStop ModeSwitch OnModeSwitch ModelSwitch OnModelSwitch Error OnError Other" -- "$cur")); return;;
-    --input) COMPREPLY=($(compgen -f -- "$cur")); return;;
-    --protocol) COMPREPLY=($(compgen -W "chrys claude" -- "$cur")); return;;
-    --config-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
-    --cwd) COMPREPLY=($(compgen -d -- "$cur")); return;;
-    --format) COMPREPLY=($(compgen -W "text json github" -- "$cur")); return;;
-    --from) COMPREPLY=($(compgen -W "claude codex gemini cursor" -- "$cur")); return;;
-    --interval) return;;
-    --limit) return;;
-    --prune-done) return;;
-    --source) COMPREPLY=($(compgen -W "project global" -- "$cur")); return;;
+  case "$cmd $prev" in
+    *" --event") COMPREPLY=($(compgen -W "session_start session_restored session_end before_turn after_turn user_prompt_submit user_interrupt before_tool_call after_tool_call tool_error approval_requested approval_resolved permission_request sub_agent_start sub_agent_end pre_compact workflow_run_start workflow_run_end conversation_done mode_switch model_switch error other UserPromptSubmit PrePrompt pre_prompt PreToolUse PreTool pre_tool preToolUse BeforeTool PostToolUse PostTool post_tool postToolUse AfterTool PermissionRequest SessionStart OnSessionStart startup SessionEnd OnSessionEnd PreCompact Compact OnCompact compact Stop conversation-done SubagentStart SubagentStop ModeSwitch OnModeSwitch ModelSwitch OnModelSwitch Error OnError Other" -- "$cur")); return;;
+    *" --input") COMPREPLY=($(compgen -f -- "$cur")); return;;
+    "fire --protocol") COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return;;
+    "test --protocol") COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return;;
+    "init --protocol") COMPREPLY=($(compgen -W "chrys claude" -- "$cur")); return;;
+    *" --config-dir") COMPREPLY=($(compgen -d -- "$cur")); return;;
+    *" --cwd") COMPREPLY=($(compgen -d -- "$cur")); return;;
+    *" --format") COMPREPLY=($(compgen -W "text json github" -- "$cur")); return;;
+    *" --from") COMPREPLY=($(compgen -W "claude codex gemini cursor" -- "$cur")); return;;
+    *" --interval") return;;
+    *" --limit") return;;
+    *" --prune-done") return;;
+    *" --source") COMPREPLY=($(compgen -W "project global" -- "$cur")); return;;
   esac
   case "$cmd" in
     fire) COMPREPLY=($(compgen -W "--event --exit-code --input --protocol --fail-closed --explain --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;

@@ -32,15 +32,24 @@ export function bashCompletion(): string {
     '  prev="${COMP_WORDS[COMP_CWORD-1]}"',
     '  cmd=""',
     '  for w in "${COMP_WORDS[@]:1}"; do case "$w" in ' + COMMANDS.map((c) => c.name).join('|') + ') cmd="$w"; break;; esac; done',
-    '  case "$prev" in',
+    '  case "$cmd $prev" in',
   ];
-  const valued = new Map<string, string>();
+  // An option's values, keyed by flag and then by command: `fire --protocol` and
+  // `init --protocol` take different values, so those get one case per command.
+  const valued = new Map<string, Map<string, string>>();
   for (const c of COMMANDS) for (const o of optionsOf(c.name)) {
     if (!takesValue(o)) continue;
     const values = valuesFor(o);
-    valued.set(flagName(o), values ? `COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return;;` : o.dir ? 'COMPREPLY=($(compgen -d -- "$cur")); return;;' : o.file ? 'COMPREPLY=($(compgen -f -- "$cur")); return;;' : 'return;;');
+    const action = values ? `COMPREPLY=($(compgen -W "${values.join(' ')}" -- "$cur")); return;;` : o.dir ? 'COMPREPLY=($(compgen -d -- "$cur")); return;;' : o.file ? 'COMPREPLY=($(compgen -f -- "$cur")); return;;' : 'return;;';
+    const byCommand = valued.get(flagName(o)) ?? new Map<string, string>();
+    byCommand.set(c.name, action);
+    valued.set(flagName(o), byCommand);
   }
-  for (const [flag, action] of valued) lines.push(`    ${flag}) ${action}`);
+  for (const [flag, byCommand] of valued) {
+    const actions = new Set(byCommand.values());
+    if (actions.size === 1) lines.push(`    *" ${flag}") ${[...actions][0]}`);
+    else for (const [cmd, action] of byCommand) lines.push(`    "${cmd} ${flag}") ${action}`);
+  }
   lines.push('  esac', '  case "$cmd" in');
   for (const c of COMMANDS) lines.push(`    ${c.name}) COMPREPLY=($(compgen -W "${optionsOf(c.name).map(flagName).join(' ')} --help" -- "$cur"));${c.args ? ' [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur"));' : ''} return;;`);
   lines.push(`    *) COMPREPLY=($(compgen -W "${COMMANDS.map((c) => c.name).join(' ')} ${GLOBAL_OPTIONS.map(flagName).join(' ')} --help --version" -- "$cur")); return;;`);

@@ -25,7 +25,7 @@ describe('generated files', () => {
   it('completions offer only directories for --config-dir and --cwd', () => {
     const files = generatedFiles(version);
     for (const flag of ['config-dir', 'cwd']) {
-      expect(files['completions/chrys-hooks.bash']).toContain(`--${flag}) COMPREPLY=($(compgen -d -- "$cur")); return;;`);
+      expect(files['completions/chrys-hooks.bash']).toContain(`*" --${flag}") COMPREPLY=($(compgen -d -- "$cur")); return;;`);
       expect(files['completions/_chrys-hooks']).toMatch(new RegExp(`'--${flag}\\[[^']*\\]:directory:_files -/'`));
       expect(files['completions/chrys-hooks.fish']).toContain(`-l ${flag} -x -a '(__fish_complete_directories)'`);
     }
