@@ -19,6 +19,8 @@ export async function runServe(_args: string[], opts: Record<string, unknown>, g
   if (!opts.stdio) throw new ChrysError('usage', 'serve needs --stdio (the only transport so far)');
   const { configDir, cwd, projectHooks } = globals;
   const fireOpts = { ...(configDir ? { configDir } : {}), ...(cwd ? { cwd } : {}), ...(projectHooks !== undefined ? { projectHooks } : {}) };
+  // A closed stdout ends a server quietly (exit 0): drop the one-shot commands' guard, which exits 74.
+  process.stdout.removeAllListeners('error');
   await serveLines(process.stdin, process.stdout, (line) => ('text' in line ? answerRequest(line.text, fireOpts) : Promise.resolve(tooLargeAnswer(line.tooLarge, MAX_ENVELOPE_BYTES))));
   return { exitCode: EXIT.ok };
 }
