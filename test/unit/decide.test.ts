@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { testHook } from '../helpers/hook.js';
 import type { Hook } from '../../src/core/config.js';
 import { type Chain, type Outcome, applyOutcome, emptyDecision } from '../../src/core/decide.js';
 import type { EventName } from '../../src/core/events.js';
 import { type JsonObject, parseJson, stringifyJson } from '../../src/core/json.js';
 
-const hook = (id: string, event: EventName = 'before_tool_call', on_error: 'block' | 'warn' | 'ignore' = 'warn'): Hook => ({
-  id,
-  event,
-  enabled: true,
-  description: '',
-  match: undefined,
-  run: { type: 'command', argv: ['true'], args: [], env: {}, cwd: '' },
-  execution: { mode: 'blocking', detach: false, delivery: 'best_effort', timeout_seconds: 30, on_error, delay_seconds: 0, once_per_session: false },
-  source: 'project',
-  file: '/x/hooks.yaml',
-  index: 0,
-});
+const hook = (id: string, event: EventName = 'before_tool_call', on_error: 'block' | 'warn' | 'ignore' = 'warn'): Hook => testHook({ id, event, source: 'project', execution: { on_error } });
 const ok = (result: string): Outcome => ({
   status: 'ok', exitCode: 0, signal: null, durationMs: 1, stderrTail: '',
   result: result === '' ? { kind: 'none' } : { kind: 'json', value: parseJson(result) as JsonObject },

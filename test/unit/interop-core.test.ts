@@ -2,6 +2,7 @@
 // feedback after a tool, fail-closed decisions, and foreign input built from a
 // native Chrys envelope.
 import { describe, expect, it } from 'vitest';
+import { testHook } from '../helpers/hook.js';
 import type { Hook } from '../../src/core/config.js';
 import { type Chain, type Outcome, applyOutcome, emptyDecision } from '../../src/core/decide.js';
 import { type EventName, eventSpecFor } from '../../src/core/events.js';
@@ -36,12 +37,7 @@ describe("Claude's tool matcher semantics", () => {
   });
 });
 
-const hook = (id: string, event: EventName): Hook => ({
-  id, event, enabled: true, description: '', match: undefined,
-  run: { type: 'command', argv: ['true'], args: [], env: {}, cwd: '' },
-  execution: { mode: 'blocking', detach: false, delivery: 'best_effort', timeout_seconds: 30, on_error: 'warn', delay_seconds: 0, once_per_session: false },
-  source: 'project', file: '/x/hooks.yaml', index: 0,
-});
+const hook = (id: string, event: EventName): Hook => testHook({ id, event, source: 'project' });
 const ok = (result: string): Outcome => ({ status: 'ok', exitCode: 0, signal: null, durationMs: 1, stderrTail: '', result: { kind: 'json', value: parseJson(result) as JsonObject } });
 
 describe('block_feedback after a tool', () => {

@@ -2,23 +2,13 @@
 // inside and just outside, a missing field, and the reason it gives.
 
 import { describe, expect, it } from 'vitest';
+import { testHook } from '../helpers/hook.js';
 import type { Hook, Match } from '../../src/core/config.js';
 import { type JsonObject, parseJson } from '../../src/core/json.js';
 import { describeMatch, matchHook } from '../../src/core/match.js';
 import { compilePythonRegex } from '../../src/core/pyregex.js';
 
-const hook = (match: Match | undefined): Hook => ({
-  id: 'h',
-  event: 'before_tool_call',
-  enabled: true,
-  description: '',
-  match,
-  run: { type: 'command', argv: ['true'], args: [], env: {}, cwd: '' },
-  execution: { mode: 'blocking', detach: false, delivery: 'best_effort', timeout_seconds: 30, on_error: 'warn', delay_seconds: 0, once_per_session: false },
-  source: 'global',
-  file: '/x/hooks.yaml',
-  index: 0,
-});
+const hook = (match: Match | undefined): Hook => testHook({ match });
 const env = (json: string): JsonObject => parseJson(json) as JsonObject;
 const verdict = (match: Match, envelope: string) => matchHook(hook(match), env(envelope));
 const re = (source: string) => {

@@ -2,23 +2,13 @@
 // combination: what it does, where it is ignored, and the order keys apply in.
 
 import { describe, expect, it } from 'vitest';
+import { testHook } from '../helpers/hook.js';
 import type { Hook } from '../../src/core/config.js';
 import { type Chain, applyResult, emptyDecision, ignoredResult } from '../../src/core/decide.js';
 import type { EventName } from '../../src/core/events.js';
 import { type JsonObject, parseJson, stringifyJson } from '../../src/core/json.js';
 
-const hook = (id: string, event: EventName, mode: Hook['execution']['mode'] = 'blocking'): Hook => ({
-  id,
-  event,
-  enabled: true,
-  description: '',
-  match: undefined,
-  run: { type: 'command', argv: ['true'], args: [], env: {}, cwd: '' },
-  execution: { mode, detach: false, delivery: 'best_effort', timeout_seconds: 30, on_error: 'warn', delay_seconds: 0, once_per_session: false },
-  source: 'global',
-  file: '/x/hooks.yaml',
-  index: 0,
-});
+const hook = (id: string, event: EventName, mode: Hook['execution']['mode'] = 'blocking'): Hook => testHook({ id, event, execution: { mode } });
 const chain = (event: EventName, args = '{"path":"a"}'): Chain => ({ decision: emptyDecision(event), args: parseJson(args), argsModified: false });
 const result = (json: string): JsonObject => parseJson(json) as JsonObject;
 const apply = (c: Chain, json: string, id = 'h') => applyResult(c, hook(id, c.decision.event), result(json));
