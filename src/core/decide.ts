@@ -91,7 +91,19 @@ export interface Chain {
 
 const specOf = (chain: Chain): EventSpec => chain.spec ?? eventSpec(chain.decision.event);
 
-type ResultKey = 'action' | 'reason' | 'args' | 'args_override' | 'system_reminder' | 'extra_context' | 'replace_result' | 'permission' | 'context';
+/** What each result-file key holds once parsed: a strategy's parse and apply agree on it. */
+interface ResultValues {
+  args: JsonObject;
+  args_override: JsonObject;
+  system_reminder: string[];
+  extra_context: string[];
+  replace_result: string;
+  context: { channel: Channel; text: string }[];
+  permission: Permission;
+  reason: string;
+  action: 'allow' | 'block' | 'modify';
+}
+type ResultKey = keyof ResultValues;
 
 interface Strategy<T> {
   /** The value, or undefined when it has the wrong shape. */
@@ -121,24 +133,10 @@ const block = (chain: Chain, hook: Hook, reason: string): void => {
   d.blocked_by = { id: hook.id, source: hook.source };
 };
 
-const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
-  action: {
-    parse: (v) => (v === 'allow' || v === 'block' || v === 'modify' ? v : undefined),
-    expected: '"allow", "block" or "modify"',
-    needs: (v: string, _r, keys) => (v === 'block' ? blockKey(keys) : v === 'modify' ? 'action:modify' : null),
-    apply(chain, v: string, hook, result) {
-      if (v !== 'block') return;
-      const reason = asString(result.reason ?? null) || `blocked by hook "${hook.id}"`;
-      if (specOf(chain).keys.some((k) => k === 'block_feedback')) chain.decision.block_feedback = reason;
-      else block(chain, hook, reason);
-    },
-  },
-  reason: {
-    parse: asString,
-    expected: 'a string',
-    needs: (_v, _r, keys) => blockKey(keys),
-    apply() {}, // read by `action`
-  } satisfies Strategy<string>,
+// The key order is the apply order: within one result a full `args`
+// replacement comes before the `args_override` merged over it, and what a
+// result adds (reminders, context, permission) is gathered before its block.
+const STRATEGIES: { [K in ResultKey]: Strategy<ResultValues[K]> } = {
   args: {
     parse: (v) => (isJsonObject(v) ? v : undefined),
     expected: 'an object',
@@ -183,16 +181,6 @@ const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
       chain.decision.replace_result = v;
     },
   },
-  permission: {
-    parse: (v) => (v === 'allow' || v === 'ask' || v === 'deny' ? v : undefined),
-    expected: '"allow", "ask" or "deny"',
-    needs: () => 'permission',
-    apply(chain, v: Permission, hook, result) {
-      const d = chain.decision;
-      if (d.permission === null || PERMISSION_RANK[v] > PERMISSION_RANK[d.permission]) d.permission = v;
-      if (v === 'deny' && !d.blocked) block(chain, hook, asString(result.reason ?? null) || `permission denied by hook "${hook.id}"`);
-    },
-  },
   context: {
     parse(v) {
       const items = Array.isArray(v) ? v : [v];
@@ -215,49 +203,82 @@ const STRATEGIES: { [K in ResultKey]: Strategy<any> } = {
       for (const c of v) chain.decision.contexts.push({ ...c, hook: hook.id });
     },
   },
+  permission: {
+    parse: (v) => (v === 'allow' || v === 'ask' || v === 'deny' ? v : undefined),
+    expected: '"allow", "ask" or "deny"',
+    needs: () => 'permission',
+    apply(chain, v: Permission, hook, result) {
+      const d = chain.decision;
+      if (d.permission === null || PERMISSION_RANK[v] > PERMISSION_RANK[d.permission]) d.permission = v;
+      if (v === 'deny' && !d.blocked) block(chain, hook, asString(result.reason ?? null) || `permission denied by hook "${hook.id}"`);
+    },
+  },
+  reason: {
+    parse: asString,
+    expected: 'a string',
+    needs: (_v, _r, keys) => blockKey(keys),
+    apply() {}, // read by `action`
+  },
+  action: {
+    parse: (v) => (v === 'allow' || v === 'block' || v === 'modify' ? v : undefined),
+    expected: '"allow", "block" or "modify"',
+    needs: (v: string, _r, keys) => (v === 'block' ? blockKey(keys) : v === 'modify' ? 'action:modify' : null),
+    apply(chain, v: string, hook, result) {
+      if (v !== 'block') return;
+      const reason = asString(result.reason ?? null) || `blocked by hook "${hook.id}"`;
+      if (specOf(chain).keys.some((k) => k === 'block_feedback')) chain.decision.block_feedback = reason;
+      else block(chain, hook, reason);
+    },
+  },
 };
 
 /** The keys a result file may hold (the rest are ignored). */
 export const RESULT_KEYS = Object.keys(STRATEGIES) as readonly ResultKey[];
 
-// Within one result, a full `args` replacement comes before the `args_override` merged over it.
-const APPLY_ORDER: readonly ResultKey[] = ['args', 'args_override', 'system_reminder', 'extra_context', 'replace_result', 'context', 'permission', 'reason', 'action'];
+const APPLY_ORDER = Object.keys(STRATEGIES) as readonly ResultKey[];
 
 /** Applies one blocking hook's successful result; returns the warnings it earned. */
 export function applyResult(chain: Chain, hook: Hook, result: JsonObject): Warning[] {
   const warnings: Warning[] = [];
   const wasBlocked = chain.decision.blocked;
   const spec = specOf(chain);
-  const ignored = (key: string, why: string): void => {
-    warnings.push({ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}": ${key} ignored: ${why}` });
-  };
   for (const key of APPLY_ORDER) {
-    if (!Object.hasOwn(result, key)) continue;
-    const strategy = STRATEGIES[key];
-    const value = strategy.parse(result[key]!);
-    if (value === undefined) {
-      warnings.push({ code: 'result_invalid', hook: hook.id, message: `hook "${hook.id}": ${key} must be ${strategy.expected}; ignored` });
-      continue;
-    }
-    const needed = strategy.needs(value, result, spec.keys);
-    if (needed !== null && !(spec.keys as readonly DecisionKey[]).includes(needed)) {
-      // `reason` without a block on an event that can block is simply unused.
-      if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block' || k === 'block_feedback'))) {
-        ignored(key, `it does not apply to event ${chain.decision.event}`);
-      }
-      continue;
-    }
-    const why = strategy.precondition?.(result);
-    if (why) {
-      ignored(key, why);
-      continue;
-    }
-    strategy.apply(chain, value, hook, result);
-    if (key !== 'reason') chain.applied?.push(key);
+    if (Object.hasOwn(result, key)) applyKey(key, { chain, hook, result, spec, warnings });
   }
   // `reason` takes effect only through the block this result made.
   if (chain.applied && !wasBlocked && chain.decision.blocked && Object.hasOwn(result, 'reason')) chain.applied.push('reason');
   return warnings;
+}
+
+interface KeyContext {
+  chain: Chain;
+  hook: Hook;
+  result: JsonObject;
+  spec: EventSpec;
+  warnings: Warning[];
+}
+
+/** One key of a result: parsed by its strategy, checked against the event and its precondition, applied. */
+function applyKey<K extends ResultKey>(key: K, { chain, hook, result, spec, warnings }: KeyContext): void {
+  const strategy: Strategy<ResultValues[K]> = STRATEGIES[key];
+  const ignored = (why: string): void => {
+    warnings.push({ code: 'decision_ignored', hook: hook.id, message: `hook "${hook.id}": ${key} ignored: ${why}` });
+  };
+  const value = strategy.parse(result[key]!);
+  if (value === undefined) {
+    warnings.push({ code: 'result_invalid', hook: hook.id, message: `hook "${hook.id}": ${key} must be ${strategy.expected}; ignored` });
+    return;
+  }
+  const needed = strategy.needs(value, result, spec.keys);
+  if (needed !== null && !spec.keys.includes(needed)) {
+    // `reason` without a block on an event that can block is simply unused.
+    if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block' || k === 'block_feedback'))) ignored(`it does not apply to event ${chain.decision.event}`);
+    return;
+  }
+  const why = strategy.precondition?.(result);
+  if (why) return ignored(why);
+  strategy.apply(chain, value, hook, result);
+  if (key !== 'reason') chain.applied?.push(key);
 }
 
 /** Warnings for a non-blocking hook's result: every opinion is discarded. */
