@@ -5,7 +5,7 @@
 import type { Hook } from '../core/config.js';
 import { statSync } from 'node:fs';
 import { type FileLoad, loadHooksFile } from '../config/load.js';
-import { HOOKS_FILE_NAMES, findFirst, projectHooksDir, samePhysicalFile } from '../config/locations.js';
+import { HOOKS_FILE_NAMES, findFirstEntry, projectHooksDir, samePhysicalFile } from '../config/locations.js';
 import type { Job } from './job.js';
 import type { Lookup } from './select.js';
 
@@ -57,7 +57,7 @@ export class HookFinder {
     if (job.hook_source === 'project') return typeof job.hook_source_path === 'string' ? job.hook_source_path : undefined;
     if (job.hook_source === 'global') return undefined;
     const cwd = typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined;
-    const path = cwd ? findFirst(projectHooksDir(cwd), HOOKS_FILE_NAMES) : undefined;
+    const path = cwd ? findFirstEntry(projectHooksDir(cwd), HOOKS_FILE_NAMES) : undefined;
     return path && !(this.globalPath && samePhysicalFile(path, this.globalPath)) ? path : undefined;
   }
 

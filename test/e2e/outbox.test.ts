@@ -1,7 +1,7 @@
 // The durable outbox and drain-outbox through the real binary (CONTRACT §9).
 import { execa } from 'execa';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
 
@@ -162,6 +162,17 @@ describe('drain-outbox', () => {
     const out = await drain(s, ['--project-hooks']);
     expect(out.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['a-legacy-both', 'ambiguous_hook'], ['b-legacy-one', 'done']]);
     expect(lines(join(s.root, 'who'))).toEqual(['only']);
+  });
+
+  it('finds a legacy job\'s project file as fire does: a dangling hooks.yaml is that file, not the hooks.json beside it', async () => {
+    const s = sandbox();
+    s.globalHooks('settings:\n  outbox_retry_age_seconds: 0\nhooks: []\n');
+    const json = s.projectHooks(JSON.stringify({ hooks: [{ id: 'only-project', event: 'after_tool_call', run: { type: 'shell', shell: 'echo ran >> ../who' }, execution: { mode: 'async', delivery: 'durable' } }] }), 'hooks.json');
+    symlinkSync(join(s.root, 'nowhere.yaml'), join(dirname(json), 'hooks.yaml'));
+    pendingJob(s, 'legacy', { hook_id: 'only-project', hook_source: undefined, hook_source_path: undefined, payload: { event: 'after_tool_call', cwd: s.workspace } });
+    const out = await drain(s, ['--project-hooks']);
+    expect(out.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['legacy', 'stale_source']]);
+    expect(read(join(s.root, 'who'))).toBeUndefined();
   });
 
   it('leaves project jobs pending while project hooks are not enabled', async () => {
