@@ -3,11 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { eventually, hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
+import { eventually, hookYaml, isAlive, read, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const TOOL = { event: 'after_tool_call', session_id: 'sess', tool: { name: 'x' } };
-const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 /** A shell hook that waits (bounded, 60 s) for a file named `go` in the workspace's parent, then runs `then`. */
 const gated = (then: string): string => `for i in $(seq 1 1200); do [ -e ../go ] && break; sleep 0.05; done; ${then}`;
 

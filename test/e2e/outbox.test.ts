@@ -3,14 +3,9 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const outbox = (s: Sandbox, folder: string): string => join(s.configDir, 'hooks', 'outbox', folder);
-const jobs = (s: Sandbox, folder: string): any[] =>
-  existsSync(outbox(s, folder)) ? readdirSync(outbox(s, folder)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(outbox(s, folder), f), 'utf8'))) : [];
-const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
-const lines = (path: string): string[] => (read(path) ?? '').split('\n').filter(Boolean);
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
 
 /** Writes a pending job as Chrys would, old enough to be drained. */

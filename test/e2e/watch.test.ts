@@ -4,14 +4,9 @@ import { type ResultPromise, execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, isAlive, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const outbox = (s: Sandbox, folder: string): string => join(s.configDir, 'hooks', 'outbox', folder);
-const jobs = (s: Sandbox, folder: string): any[] =>
-  existsSync(outbox(s, folder)) ? readdirSync(outbox(s, folder)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(outbox(s, folder), f), 'utf8'))) : [];
-const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
-const lines = (path: string): string[] => (read(path) ?? '').split('\n').filter(Boolean);
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
 
 /** A durable hook `deliver` for after_tool_call, with fast retries. */

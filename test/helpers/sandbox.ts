@@ -2,7 +2,7 @@
 // binary with a scrubbed environment (no CHRYS_* leaking in from the host).
 
 import { execa } from 'execa';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -185,3 +185,13 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** A file's text, or undefined when it does not exist. */
+export const read = (path: string): string | undefined => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+/** A file's non-empty lines (none when it does not exist). */
+export const lines = (path: string): string[] => (read(path) ?? '').split('\n').filter(Boolean);
+/** An outbox folder of the sandbox's config dir. */
+export const outbox = (s: Sandbox, folder: string): string => join(s.configDir, 'hooks', 'outbox', folder);
+/** The job files of an outbox folder, parsed, in file-name order. */
+export const jobs = (s: Sandbox, folder: string): any[] =>
+  existsSync(outbox(s, folder)) ? readdirSync(outbox(s, folder)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(outbox(s, folder), f), 'utf8'))) : [];
