@@ -1,5 +1,6 @@
-// The CLI entry: the only place that sets an exit code. Commands are loaded
-// lazily so `fire` pays only for what it uses.
+// The full CLI program (commander): runs one command and returns its exit
+// code, which src/cli/index.ts sets. Commands are loaded lazily so `fire`
+// pays only for what it uses.
 
 import { Command, CommanderError, Option } from 'commander';
 import { ChrysError, EXIT } from '../core/errors.js';

@@ -5,6 +5,7 @@
 
 import type { DiagnosticCode } from '../core/diagnostics.js';
 import { EXIT, type ErrorCode } from '../core/errors.js';
+import { AFTER_TURN_MAX_WAIT_MS } from '../state/session-drain.js';
 
 export interface ExitStatus {
   code: number;
@@ -19,7 +20,7 @@ export const EXIT_STATUSES: readonly ExitStatus[] = [
   { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
   { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
   { code: EXIT.internal, meaning: 'internal error (a bug: please report it)', stdout: '`fire`: `{"error": {"code": "internal", "message", "hint"}}`' },
-  { code: EXIT.ioError, meaning: 'stdout could not be written (disk full, `/dev/full`, a closed pipe); one line on stderr', stdout: 'whatever got through' },
+  { code: EXIT.ioError, meaning: 'stdout could not be written (disk full, `/dev/full`, a closed pipe); or `drain-outbox` (also `--requeue-failed`, `--prune-done`, `list`) cannot read the outbox; one line on stderr', stdout: 'whatever got through' },
   { code: EXIT.interrupted, meaning: '`fire` or `drain-outbox` stopped by SIGINT: the hooks it ran were killed, durable jobs stay pending', stdout: 'nothing' },
   { code: EXIT.terminated, meaning: '`fire` or `drain-outbox` stopped by SIGTERM: the hooks it ran were killed, durable jobs stay pending', stdout: 'nothing' },
 ];
@@ -38,6 +39,7 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   refused: 'not from `fire`: `trust`, `untrust` or `init` refused (1)',
   invalid_request: '`serve`: a request line that is blank, not an object, or has a key other than id, protocol, event and envelope (answered, the server goes on)',
   unknown_protocol: '`serve` and the API: a `protocol` other than chrys, claude, codex and gemini (answered, the server goes on)',
+  outbox_unreadable: 'not from `fire`: an outbox folder or job file cannot be read (no permission, a file where a folder should be); only a missing folder counts as empty (74)',
   internal: 'a bug in chrys-hooks (70)',
 };
 
@@ -136,4 +138,5 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   outbox_watch_unavailable: '`drain-outbox --watch` cannot watch (or recreate) `outbox/pending/`; it polls every `--interval` instead',
   kill_switch_invalid: '`CHRYS_HOOKS` is set to a value that is neither off (0/false/no/off) nor on (1/true/yes/on); hooks stay on',
   workspace_not_found: '`--cwd` names a directory that does not exist, or a file; no project hooks are loaded from it',
+  async_hooks_still_running: `\`fire\` of \`after_turn\` waited ${AFTER_TURN_MAX_WAIT_MS / 1000} s (its upper bound) for the session's async hooks and returned while some still run; they run on until their timeout, and \`session_end\` waits for them`,
 };

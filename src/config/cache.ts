@@ -8,13 +8,15 @@
 // them costs well under a millisecond. An entry of another version or of the
 // wrong shape is a miss, and is rebuilt.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Layer } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { RawHooksFile } from '../core/schema.js';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from './runtime-layout.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+import { keyedName } from '../state/keyed-name.js';
 import { VERSION } from '../version.js';
 
 export interface CachedFile {
@@ -35,7 +37,7 @@ export type CacheKind = Layer | 'settings';
 
 export const cacheDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'cache');
 const entryPath = (dir: string, path: string, kind: CacheKind): string =>
-  join(dir, `${createHash('sha256').update(`${kind}\0${path}`).digest('hex').slice(0, 32)}.json`);
+  join(dir, `${keyedName(kind, path)}.json`);
 
 export const contentHash = (text: string): string => createHash('sha256').update(text).digest('hex');
 
@@ -72,16 +74,11 @@ export function readCache<T>(dir: string, path: string, kind: CacheKind, content
 export function writeCache<T>(dir: string, path: string, kind: CacheKind, content: string, value: T): void {
   remember(memoryKey(dir, path, kind), content, value);
   const target = entryPath(dir, path, kind);
-  const tmp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     ensureDir(dir);
-    writeFileSync(tmp, JSON.stringify({ version: VERSION, content, value } satisfies Entry<T>), { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, target);
+    // No fsync: a torn entry after a power cut is a miss, and is rebuilt.
+    writeFileAtomic(target, JSON.stringify({ version: VERSION, content, value } satisfies Entry<T>), { durable: false });
   } catch {
-    try {
-      rmSync(tmp, { force: true }); // a full disk must not leave a 0-byte temp file
-    } catch {
-      // nothing more to do
-    }
+    // nothing more to do
   }
 }

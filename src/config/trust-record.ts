@@ -5,8 +5,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type TrustRecord, parseTrustRecord } from '../core/trust.js';
-import { writeAtomic } from '../outbox/store.js';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from './runtime-layout.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { inside } from './trust-files.js';
 
 export const trustRecordPath = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'trust.json');
@@ -49,7 +49,8 @@ export function writeTrustRecord(configDir: string, record: TrustRecord): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
-  writeAtomic(path, JSON.stringify(record, null, 2) + '\n');
+  // fsync'd: it is the only record of the user's trust decisions, and written rarely.
+  writeFileAtomic(path, JSON.stringify(record, null, 2) + '\n', { durable: true });
 }
 
 /**

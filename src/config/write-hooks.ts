@@ -2,8 +2,9 @@
 // without `force`, never through a symlink (neither the file nor a directory
 // between `base` and it), atomically (temp file + rename).
 
-import { lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { HOOKS_FILE_NAMES, findFirst } from './locations.js';
 
 export type WriteRefusal = { code: 'exists'; path: string } | { code: 'symlink'; path: string };
@@ -21,13 +22,8 @@ export function writeHooksFile(base: string, path: string, text: string, force: 
   const existing = findFirst(dirname(path), HOOKS_FILE_NAMES);
   if (existing && !force) return { code: 'exists', path: existing };
   mkdirSync(dirname(path), { recursive: true, mode: 0o755 });
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, text, { mode: 0o644, flag: 'wx' });
-    renameSync(temp, path); // replaces a file, never writes through one
-  } finally {
-    rmSync(temp, { force: true });
-  }
+  // No fsync: the user runs import again if a power cut tore the file (the old one stays until the rename).
+  writeFileAtomic(path, text, { mode: 0o644, durable: false });
   return undefined;
 }
 

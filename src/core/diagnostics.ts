@@ -61,6 +61,7 @@ export const WARNING_CODES = [
   'outbox_watch_unavailable',
   'kill_switch_invalid',
   'workspace_not_found',
+  'async_hooks_still_running',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'refused'
   | 'invalid_request'
   | 'unknown_protocol'
+  | 'outbox_unreadable'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -31,6 +32,7 @@ const EXIT_OF: Record<ErrorCode, number> = {
   refused: EXIT.findings,
   invalid_request: EXIT.badInput,
   unknown_protocol: EXIT.badInput,
+  outbox_unreadable: EXIT.ioError,
   internal: EXIT.internal,
 };
 

@@ -47,141 +47,162 @@ const MAX_DEPTH = 512;
 
 /** Parses strict JSON (RFC 8259); throws JsonSyntaxError with an offset. */
 export function parseJson(text: string, positions?: JsonPositions): Json {
-  let i = 0;
-  const fail = (message: string, at = i): never => {
-    throw new JsonSyntaxError(message, at);
-  };
-  const ws = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-      else return;
-    }
-  };
-  const describe = (at: number): string =>
-    at >= text.length ? 'end of input' : `'${text[at]}'`;
+  const parser = new JsonParser(text, positions);
+  const value = parser.value([], 0);
+  parser.end();
+  return value;
+}
 
-  const parseString = (): string => {
-    const start = i;
-    i++; // opening quote
-    let out = '';
-    let chunk = i;
-    for (;;) {
-      if (i >= text.length) fail('unterminated string', start);
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        out += text.slice(chunk, i);
-        i++;
-        return out;
-      }
-      if (c < 0x20) fail('control character in string');
-      if (c === 92) {
-        out += text.slice(chunk, i);
-        const e = text[i + 1];
-        const simple: Record<string, string> = {
-          '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t',
-        };
-        if (e !== undefined && e in simple) {
-          out += simple[e];
-          i += 2;
-        } else if (e === 'u') {
-          const hex = text.slice(i + 2, i + 6);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 6;
-        } else {
-          fail('bad escape in string');
-        }
-        chunk = i;
-        continue;
-      }
-      i++;
-    }
-  };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-  const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-  const parseValue = (path: (string | number)[], depth: number, keyAt?: number): Json => {
-    if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH} levels`);
-    ws();
-    const at = i;
-    positions?.set(path, at, keyAt);
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      const obj: JsonObject = {};
-      ws();
-      if (text[i] === '}') {
-        i++;
-        return obj;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail(`expected a string key, found ${describe(i)}`);
-        const kAt = i;
-        const key = parseString();
-        ws();
-        if (text[i] !== ':') fail(`expected ':' after key, found ${describe(i)}`);
-        i++;
-        const value = parseValue(positions ? [...path, key] : path, depth + 1, kAt);
-        // defineProperty keeps a "__proto__" key as data instead of a prototype swap.
-        Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-        ws();
-        if (text[i] === ',') {
-          i++;
-          ws();
-          if (text[i] === '}') fail('trailing comma before }');
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return obj;
-        }
-        fail(`expected ',' or '}', found ${describe(i)}`);
-      }
-    }
-    if (c === '[') {
-      i++;
-      const arr: Json[] = [];
-      ws();
-      if (text[i] === ']') {
-        i++;
-        return arr;
-      }
-      for (;;) {
-        arr.push(parseValue(positions ? [...path, arr.length] : path, depth + 1));
-        ws();
-        if (text[i] === ',') {
-          i++;
-          ws();
-          if (text[i] === ']') fail('trailing comma before ]');
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return arr;
-        }
-        fail(`expected ',' or ']', found ${describe(i)}`);
-      }
-    }
-    if (c === '"') return parseString();
-    if (text.startsWith('true', i)) return (i += 4), true;
-    if (text.startsWith('false', i)) return (i += 5), false;
-    if (text.startsWith('null', i)) return (i += 4), null;
-    NUMBER.lastIndex = i;
+/** One pass over the text: `i` is where it is; each method reads one JSON production there. */
+class JsonParser {
+  private i = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly positions: JsonPositions | undefined,
+  ) {
+    // A leading byte-order mark is tolerated, as most editors write one on Windows.
+    if (text.charCodeAt(0) === 0xfeff) this.i = 1;
+  }
+
+  /** Only whitespace may follow the value. */
+  end(): void {
+    this.ws();
+    if (this.i < this.text.length) this.fail(`unexpected ${this.describe(this.i)} after the JSON value`);
+  }
+
+  value(path: (string | number)[], depth: number, keyAt?: number): Json {
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    this.ws();
+    const { text } = this;
+    this.positions?.set(path, this.i, keyAt);
+    const c = text[this.i];
+    if (c === '{') return this.object(path, depth);
+    if (c === '[') return this.array(path, depth);
+    if (c === '"') return this.string();
+    if (text.startsWith('true', this.i)) return (this.i += 4), true;
+    if (text.startsWith('false', this.i)) return (this.i += 5), false;
+    if (text.startsWith('null', this.i)) return (this.i += 4), null;
+    NUMBER.lastIndex = this.i;
     const m = NUMBER.exec(text);
     if (m) {
-      i += m[0].length;
+      this.i += m[0].length;
       return new JsonNumber(m[0]);
     }
-    return fail(`unexpected ${describe(i)}`);
-  };
+    return this.fail(`unexpected ${this.describe(this.i)}`);
+  }
 
-  // A leading byte-order mark is tolerated, as most editors write one on Windows.
-  if (text.charCodeAt(0) === 0xfeff) i = 1;
-  const value = parseValue([], 0);
-  ws();
-  if (i < text.length) fail(`unexpected ${describe(i)} after the JSON value`);
-  return value;
+  private object(path: (string | number)[], depth: number): JsonObject {
+    const { text } = this;
+    this.i++;
+    const obj: JsonObject = {};
+    this.ws();
+    if (text[this.i] === '}') {
+      this.i++;
+      return obj;
+    }
+    for (;;) {
+      this.ws();
+      if (text[this.i] !== '"') this.fail(`expected a string key, found ${this.describe(this.i)}`);
+      const keyAt = this.i;
+      const key = this.string();
+      this.ws();
+      if (text[this.i] !== ':') this.fail(`expected ':' after key, found ${this.describe(this.i)}`);
+      this.i++;
+      const value = this.value(this.positions ? [...path, key] : path, depth + 1, keyAt);
+      // defineProperty keeps a "__proto__" key as data instead of a prototype swap.
+      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+      if (this.closes('}')) return obj;
+    }
+  }
+
+  private array(path: (string | number)[], depth: number): Json[] {
+    this.i++;
+    const arr: Json[] = [];
+    this.ws();
+    if (this.text[this.i] === ']') {
+      this.i++;
+      return arr;
+    }
+    for (;;) {
+      arr.push(this.value(this.positions ? [...path, arr.length] : path, depth + 1));
+      if (this.closes(']')) return arr;
+    }
+  }
+
+  /** After a member: true at the closing bracket (consumed), false after a comma (another member follows). */
+  private closes(close: '}' | ']'): boolean {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === ',') {
+      this.i++;
+      this.ws();
+      if (this.text[this.i] === close) this.fail(`trailing comma before ${close}`);
+      return false;
+    }
+    if (c === close) {
+      this.i++;
+      return true;
+    }
+    return this.fail(`expected ',' or '${close}', found ${this.describe(this.i)}`);
+  }
+
+  private string(): string {
+    const { text } = this;
+    const start = this.i;
+    this.i++; // opening quote
+    let out = '';
+    let chunk = this.i;
+    for (;;) {
+      if (this.i >= text.length) this.fail('unterminated string', start);
+      const c = text.charCodeAt(this.i);
+      if (c === 34) {
+        out += text.slice(chunk, this.i);
+        this.i++;
+        return out;
+      }
+      if (c < 0x20) this.fail('control character in string');
+      if (c === 92) {
+        out += text.slice(chunk, this.i) + this.escape();
+        chunk = this.i;
+        continue;
+      }
+      this.i++;
+    }
+  }
+
+  /** The character a backslash escape at `i` stands for; moves past it. */
+  private escape(): string {
+    const e = this.text[this.i + 1];
+    if (e !== undefined && e in SIMPLE_ESCAPES) {
+      this.i += 2;
+      return SIMPLE_ESCAPES[e]!;
+    }
+    if (e !== 'u') return this.fail('bad escape in string');
+    const hex = this.text.slice(this.i + 2, this.i + 6);
+    if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
+    this.i += 6;
+    return String.fromCharCode(parseInt(hex, 16));
+  }
+
+  private ws(): void {
+    for (;;) {
+      const c = this.text.charCodeAt(this.i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
+      else return;
+    }
+  }
+
+  private describe(at: number): string {
+    return at >= this.text.length ? 'end of input' : `'${this.text[at]}'`;
+  }
+
+  private fail(message: string, at = this.i): never {
+    throw new JsonSyntaxError(message, at);
+  }
 }
 
 /** Serialises with numbers in their original spelling. */

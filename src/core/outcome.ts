@@ -79,5 +79,18 @@ function resultOf(file: ResultFile): Outcome['result'] {
   }
 }
 
-/** A history / log status: a cancelled run is `cancelled`, else the classified status. */
-export const historyStatus = (o: ProcessOutcome, c: Classified): string => (o.cancelled ? 'cancelled' : c.status);
+/**
+ * The one mapping from a run to the status its history entry and log show:
+ * a cancelled run is `cancelled`, else its hooks[] status (as classified, or
+ * as its agent's rules re-read it).
+ */
+export const historyStatus = (o: Pick<ProcessOutcome, 'cancelled'>, status: string): string => (o.cancelled ? 'cancelled' : status);
+
+/**
+ * The history status of a durable job's delivery attempt, the same for the
+ * worker and the drain: `deferred` when it went back to pending/ for later,
+ * else its run's; undefined when no hook ran (another claimant has the job,
+ * it was gone, refused, or could not be started), so nothing is recorded.
+ */
+export const jobHistoryStatus = (jobOutcome: string, run: { historyStatus: string } | undefined): string | undefined =>
+  run === undefined ? undefined : jobOutcome === 'deferred' ? 'deferred' : run.historyStatus;

@@ -34,138 +34,142 @@ class Untranslatable extends Error {}
 /** A pattern Python's `re` rejects as well. */
 class InvalidPattern extends Error {}
 
-function translate(src: string): { pattern: string; flags: string } {
-  const flags = new Set<string>();
-  let i = 0;
-  // A leading global inline-flag group: (?i), (?ms), (?aiL) ...
-  for (;;) {
-    const m = /^\(\?([aiLmsux]+)\)/.exec(src.slice(i));
-    if (!m) break;
-    for (const f of m[1]!) flags.add(f);
-    i += m[0].length;
-  }
-  if (flags.has('L')) throw new Untranslatable('the (?L) locale flag has no JavaScript equivalent');
-  if (flags.has('x')) src = src.slice(0, i) + stripVerbose(src.slice(i));
-  const ascii = flags.has('a');
-  const multiline = flags.has('m');
-  const dotall = flags.has('s');
-  const word = ascii ? WORD_ASCII : WORD;
-  const boundary = `(?:(?<=[${word}])(?![${word}])|(?<![${word}])(?=[${word}]))`;
-  const nonBoundary = `(?:(?<=[${word}])(?=[${word}])|(?<![${word}])(?![${word}]))`;
-  const digit = ascii ? '0-9' : '\\p{Nd}';
-  const space = ascii ? ' \\t\\n\\r\\f\\v' : SPACE_UNICODE;
-  const ignoreCase = flags.has('i');
+type Piece = { text: string; length: number };
+const piece = (text: string, length = 1): Piece => ({ text, length });
 
+function translate(source: string): { pattern: string; flags: string } {
+  const { flags, length } = leadingFlags(source);
+  if (flags.has('L')) throw new Untranslatable('the (?L) locale flag has no JavaScript equivalent');
+  const src = flags.has('x') ? source.slice(0, length) + stripVerbose(source.slice(length)) : source;
+  const t = new Translator(src, flags);
   let out = '';
-  const n = src.length;
-  while (i < n) {
-    const c = src[i]!;
-    if (c === '\\') {
-      const { text, length } = escape(src, i, false);
-      out += text;
-      i += length;
-      continue;
-    }
-    if (c === '[') {
-      const { text, length } = charClass(src, i);
-      out += text;
-      i += length;
-      continue;
-    }
-    if (c === '(') {
-      if (src.startsWith('(?P<', i)) {
-        out += '(?<';
-        i += 4;
-        continue;
-      }
-      const backref = /^\(\?P=(\w+)\)/.exec(src.slice(i));
-      if (backref) {
-        out += `\\k<${backref[1]}>`;
-        i += backref[0].length;
-        continue;
-      }
-      if (src.startsWith('(?#', i)) {
-        const close = src.indexOf(')', i);
-        if (close < 0) throw new InvalidPattern('unterminated comment');
-        i = close + 1;
-        continue;
-      }
-      if (/^\(\?[aiLmsux-]+[:)]/.test(src.slice(i))) {
-        throw new Untranslatable('inline flags are only supported at the start of the pattern');
-      }
-      if ((src.startsWith('(?<=', i) || src.startsWith('(?<!', i)) && patternWidth(src, i + 4).width === undefined) {
-        throw new SyntaxError('look-behind requires a fixed-width pattern'); // Python rejects it too: invalid, not untranslatable
-      }
-      if (src.startsWith('(?>', i) || src.startsWith('(?(', i)) {
-        throw new Untranslatable('atomic groups and conditionals have no JavaScript equivalent');
-      }
-      out += c;
-      i++;
-      continue;
-    }
-    if (c === '{') {
-      const q = /^\{(\d*)(,?)(\d*)\}/.exec(src.slice(i));
-      if (q && (q[1] || q[3]) && !(q[2] === '' && q[3])) {
-        out += `{${q[1] || '0'}${q[2]}${q[3]}}`;
-        i += q[0].length;
-        if (src[i] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
-        continue;
-      }
-      out += '\\{';
-      i++;
-      continue;
-    }
-    if (c === '}' || c === ']') {
-      out += '\\' + c;
-      i++;
-      continue;
-    }
-    if ((c === '+' || c === '*' || c === '?') && src[i + 1] === '+' && c !== '?') {
-      throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
-    }
-    if (c === '.') {
-      out += dotall ? '[\\s\\S]' : '[^\\n]';
-      i++;
-      continue;
-    }
-    if (c === '$') {
-      out += multiline ? `(?=\\n|${END})` : `(?=\\n?${END})`;
-      i++;
-      continue;
-    }
-    if (c === '^') {
-      out += multiline ? `(?:${START}|(?<=\\n))` : START;
-      i++;
-      continue;
-    }
-    out += ignoreCase ? foldedLiteral(c) : c;
-    i++;
+  for (let i = length; i < src.length; ) {
+    const { text, length: used } = t.token(i);
+    out += text;
+    i += used;
   }
   // With (?a), only ASCII letters fold (JavaScript's `i` would also fold K to the Kelvin sign): folded by hand.
-  return { pattern: out, flags: ignoreCase && !ascii ? 'iu' : 'u' };
+  return { pattern: out, flags: t.ignoreCase && !t.ascii ? 'iu' : 'u' };
+}
 
-  function escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
+/** A leading global inline-flag group: (?i), (?ms), (?aiL) ... */
+function leadingFlags(src: string): { flags: Set<string>; length: number } {
+  const flags = new Set<string>();
+  let length = 0;
+  for (let m = /^\(\?([aiLmsux]+)\)/.exec(src); m; m = /^\(\?([aiLmsux]+)\)/.exec(src.slice(length))) {
+    for (const f of m[1]!) flags.add(f);
+    length += m[0].length;
+  }
+  return { flags, length };
+}
+
+/** The translation of one pattern under its global flags, a token at a time. */
+class Translator {
+  readonly ascii: boolean;
+  readonly ignoreCase: boolean;
+  private readonly multiline: boolean;
+  private readonly dotall: boolean;
+  private readonly word: string;
+  private readonly boundary: string;
+  private readonly nonBoundary: string;
+  private readonly digit: string;
+  private readonly space: string;
+
+  constructor(
+    private readonly src: string,
+    flags: ReadonlySet<string>,
+  ) {
+    this.ascii = flags.has('a');
+    this.ignoreCase = flags.has('i');
+    this.multiline = flags.has('m');
+    this.dotall = flags.has('s');
+    const word = this.ascii ? WORD_ASCII : WORD;
+    this.word = word;
+    this.boundary = `(?:(?<=[${word}])(?![${word}])|(?<![${word}])(?=[${word}]))`;
+    this.nonBoundary = `(?:(?<=[${word}])(?=[${word}])|(?<![${word}])(?![${word}]))`;
+    this.digit = this.ascii ? '0-9' : '\\p{Nd}';
+    this.space = this.ascii ? ' \\t\\n\\r\\f\\v' : SPACE_UNICODE;
+  }
+
+  /** The JavaScript for the token at `i`, and how many characters of the source it took. */
+  token(i: number): Piece {
+    const c = this.src[i]!;
+    switch (c) {
+      case '\\':
+        return this.escape(this.src, i, false);
+      case '[':
+        return this.charClass(this.src, i);
+      case '(':
+        return this.group(i);
+      case '{':
+        return this.brace(i);
+      case '}':
+      case ']':
+        return piece('\\' + c);
+      case '.':
+        return piece(this.dotall ? '[\\s\\S]' : '[^\\n]');
+      case '$':
+        return piece(this.multiline ? `(?=\\n|${END})` : `(?=\\n?${END})`);
+      case '^':
+        return piece(this.multiline ? `(?:${START}|(?<=\\n))` : START);
+    }
+    if ((c === '+' || c === '*') && this.src[i + 1] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
+    return piece(this.ignoreCase ? this.foldedLiteral(c) : c);
+  }
+
+  /** A group opening: named groups and back-references respelled, comments dropped, what JavaScript lacks refused. */
+  private group(i: number): Piece {
+    const src = this.src;
+    if (src.startsWith('(?P<', i)) return piece('(?<', 4);
+    const backref = /^\(\?P=(\w+)\)/.exec(src.slice(i));
+    if (backref) return piece(`\\k<${backref[1]}>`, backref[0].length);
+    if (src.startsWith('(?#', i)) {
+      const close = src.indexOf(')', i);
+      if (close < 0) throw new InvalidPattern('unterminated comment');
+      return piece('', close + 1 - i);
+    }
+    if (/^\(\?[aiLmsux-]+[:)]/.test(src.slice(i))) {
+      throw new Untranslatable('inline flags are only supported at the start of the pattern');
+    }
+    if ((src.startsWith('(?<=', i) || src.startsWith('(?<!', i)) && patternWidth(src, i + 4).width === undefined) {
+      throw new SyntaxError('look-behind requires a fixed-width pattern'); // Python rejects it too: invalid, not untranslatable
+    }
+    if (src.startsWith('(?>', i) || src.startsWith('(?(', i)) {
+      throw new Untranslatable('atomic groups and conditionals have no JavaScript equivalent');
+    }
+    return piece('(');
+  }
+
+  /** A `{`: a counted quantifier ({2}, {,3}, {2,}) or a literal brace. */
+  private brace(i: number): Piece {
+    const q = /^\{(\d*)(,?)(\d*)\}/.exec(this.src.slice(i));
+    if (!q || !(q[1] || q[3]) || (q[2] === '' && q[3])) return piece('\\{');
+    if (this.src[i + q[0].length] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
+    return piece(`{${q[1] || '0'}${q[2]}${q[3]}}`, q[0].length);
+  }
+
+  private escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
     const e = s[at + 1];
     if (e === undefined) throw new InvalidPattern('pattern ends with a lone backslash');
     const two = (text: string): { text: string; length: number } => ({ text, length: 2 });
     switch (e) {
       case 'w':
-        return two(inClass ? word : `[${word}]`);
+        return two(inClass ? this.word : `[${this.word}]`);
       case 'W':
-        return two(`[^${word}]`); // in a class, handled by charClass
+        return two(`[^${this.word}]`); // in a class, handled by charClass
       case 'd':
-        return two(inClass ? digit : `[${digit}]`);
+        return two(inClass ? this.digit : `[${this.digit}]`);
       case 'D':
-        return two(ascii ? (inClass ? '\\D' : '[^0-9]') : '\\P{Nd}');
+        return two(this.ascii ? (inClass ? '\\D' : '[^0-9]') : '\\P{Nd}');
       case 's':
-        return two(inClass ? space : `[${space}]`);
+        return two(inClass ? this.space : `[${this.space}]`);
       case 'S':
-        return two(`[^${space}]`); // in a class, handled by charClass
+        return two(`[^${this.space}]`); // in a class, handled by charClass
       case 'b':
-        return two(inClass ? '\\x08' : boundary);
+        return two(inClass ? '\\x08' : this.boundary);
       case 'B':
         if (inClass) throw new InvalidPattern('\\B is not allowed in a character class');
-        return two(nonBoundary);
+        return two(this.nonBoundary);
       case 'A':
         return two(START);
       case 'Z':
@@ -208,7 +212,7 @@ function translate(src: string): { pattern: string; flags: string } {
     return { text: `\\u{${e.codePointAt(0)!.toString(16)}}`, length: 1 + e.length };
   }
 
-  function charClass(s: string, at: number): { text: string; length: number } {
+  private charClass(s: string, at: number): { text: string; length: number } {
     let k = at + 1;
     let negated = false;
     if (s[k] === '^') {
@@ -226,22 +230,22 @@ function translate(src: string): { pattern: string; flags: string } {
       first = false;
       if (ch === '\\') {
         if (s[k + 1] === 'W' || s[k + 1] === 'S') {
-          outside.push(s[k + 1] === 'W' ? `[^${word}]` : `[^${space}]`);
+          outside.push(s[k + 1] === 'W' ? `[^${this.word}]` : `[^${this.space}]`);
           k += 2;
           continue;
         }
-        const { text, length } = escape(s, k, true);
+        const { text, length } = this.escape(s, k, true);
         body += text;
         k += length;
         continue;
       }
       const hi = s[k + 2];
       if (s[k + 1] === '-' && hi !== undefined && hi !== ']' && hi !== '\\') {
-        body += `${classChar(ch)}-${classChar(hi)}${ignoreCase ? foldedRange(ch, hi) : ''}`;
+        body += `${this.classChar(ch)}-${this.classChar(hi)}${this.ignoreCase ? this.foldedRange(ch, hi) : ''}`;
         k += 3;
         continue;
       }
-      body += classChar(ch) + (ignoreCase ? foldedRange(ch, ch) : '');
+      body += this.classChar(ch) + (this.ignoreCase ? this.foldedRange(ch, ch) : '');
       k++;
     }
     const length = k + 1 - at;
@@ -250,21 +254,21 @@ function translate(src: string): { pattern: string; flags: string } {
     return { text: negated ? `(?:(?!${any})[\\s\\S])` : `(?:${any})`, length };
   }
 
-  function classChar(ch: string): string {
+  private classChar(ch: string): string {
     return ch === '[' || ch === ']' ? '\\' + ch : ch;
   }
 
   /** A literal outside a class, with the folds JavaScript's `iu` gets wrong for Python. */
-  function foldedLiteral(c: string): string {
-    if (ascii) return /[A-Za-z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+  private foldedLiteral(c: string): string {
+    if (this.ascii) return /[A-Za-z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
     return DOTTED_I.includes(c) ? `[${DOTTED_I}]` : c;
   }
 
   /** What a class range lo-hi must add to match as Python's IGNORECASE does. */
-  function foldedRange(lo: string, hi: string): string {
+  private foldedRange(lo: string, hi: string): string {
     const a = lo.codePointAt(0)!;
     const b = hi.codePointAt(0)!;
-    if (!ascii) return [...DOTTED_I].some((ch) => a <= ch.codePointAt(0)! && ch.codePointAt(0)! <= b) ? DOTTED_I : '';
+    if (!this.ascii) return [...DOTTED_I].some((ch) => a <= ch.codePointAt(0)! && ch.codePointAt(0)! <= b) ? DOTTED_I : '';
     let extra = '';
     const overlap = (from: number, to: number, shift: number): void => {
       const x = Math.max(a, from);

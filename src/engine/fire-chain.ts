@@ -4,6 +4,7 @@
 
 import { type Hook, settingValues } from '../core/config.js';
 import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
+import type { Warning } from '../core/diagnostics.js';
 import { type KillSwitches, skipReason } from '../core/kill-switch.js';
 import { stringField } from '../core/envelope.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
@@ -19,7 +20,8 @@ import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
 import { recordRun } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
-import { cancelRuns, liveRuns, registerRun, sessionDir, waitForRuns } from '../state/sessions.js';
+import { AFTER_TURN_MAX_WAIT_MS, endSession, waitForTurn } from '../state/session-drain.js';
+import { registerRun, sessionDir } from '../state/sessions.js';
 import type { FireOptions } from './fire.js';
 import type { Trace, TraceVerdict } from './trace.js';
 import { type PlannedFiring, planFiring } from './fire-plan.js';
@@ -30,95 +32,127 @@ import { matchFailed } from './match-failure.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
 export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned?: PlannedFiring): Promise<Decision> {
-  let envelope = input;
-  const workspace = opts.workspace;
   const { decision, config, plan } = planned ?? (await planFiring(event, opts));
-  const trace = opts.trace;
   const drains = event === 'after_turn' || event === 'session_end';
   if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 
   const ctx: HookContext = {
     configDir: config.configDir,
-    workspace,
-    sessionId: stringField(envelope, 'session_id'),
-    profile: stringField(envelope, 'profile'),
+    workspace: opts.workspace,
+    sessionId: stringField(input, 'session_id'),
+    profile: stringField(input, 'profile'),
   };
-  const temp = new TempFiles(config.configDir);
-  const once = new OnceGuard(config.configDir, ctx.sessionId);
-  const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
-  const agentProtocol = typeof envelope[AGENT_PROTOCOL_KEY] === 'string' ? (envelope[AGENT_PROTOCOL_KEY] as string) : undefined;
-  const chain: Chain = { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol), ...(trace ? { applied: [] } : {}) };
-  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(decision, hook, status, reason, trace);
-  const noMatch = (hook: Hook, reason: string): void => {
-    trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: reason });
+  const tool = isJsonObject(input.tool) ? input.tool : undefined;
+  const agentProtocol = typeof input[AGENT_PROTOCOL_KEY] === 'string' ? (input[AGENT_PROTOCOL_KEY] as string) : undefined;
+  const firing: Firing = {
+    envelope: input,
+    ctx,
+    temp: new TempFiles(config.configDir),
+    once: new OnceGuard(config.configDir, ctx.sessionId),
+    decision,
+    chain: { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol), ...(opts.trace ? { applied: [] } : {}) },
+    switches: opts.switches,
+    trace: opts.trace,
   };
-  // The envelope as JSON, written again only when a hook changed the args.
-  let payload: string | undefined;
-
+  const settings = settingValues(config.settings);
   try {
-    for (const hook of plan.blocking) {
-      if (decision.blocked) {
-        if (matchHook(hook, envelope).verdict !== 'no_match') skipped(hook, notRunReason(decision), 'not_run');
-        continue;
-      }
-      const verdict = matchHook(hook, envelope);
-      if (verdict.verdict === 'no_match') {
-        noMatch(hook, verdict.reason);
-        continue;
-      }
-      const skip = skipReason(hook, opts.switches) ?? (verdict.verdict === 'skipped' ? verdict.reason : undefined);
-      if (skip) {
-        skipped(hook, skip);
-        continue;
-      }
-      if (verdict.verdict === 'error') {
-        decision.hooks.push(matchFailed(chain, hook, verdict.reason));
-        continue;
-      }
-      const onceSkip = once.claim(hook);
-      if (onceSkip) {
-        skipped(hook, onceSkip);
-        continue;
-      }
-      payload ??= stringifyJson(envelope);
-      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
-      if (chain.applied) chain.applied = [];
-      const report = applyOutcome(chain, hook, record);
-      decision.hooks.push(report);
-      trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: chain.applied ?? [] });
-      recordRun(config.configDir, hook, { status: report.status, session_id: ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
-      if (chain.argsModified) {
-        envelope = withArgs(envelope, chain.args);
-        payload = undefined;
-      }
-    }
-    if (chain.argsModified) decision.args = chain.args ?? null;
-
-    const handoff: WorkerRun[] = [];
-    for (const hook of plan.nonBlocking) {
-      const verdict = matchHook(hook, envelope);
-      if (verdict.verdict === 'no_match') {
-        noMatch(hook, verdict.reason);
-        continue;
-      }
-      const switchSkip = skipReason(hook, opts.switches);
-      if (decision.blocked) skipped(hook, notRunReason(decision), 'not_run');
-      else if (switchSkip) skipped(hook, switchSkip);
-      else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
-      else if (verdict.verdict === 'error') decision.hooks.push(matchFailed(chain, hook, verdict.reason));
-      else startNonBlocking(hook, { envelope, ctx, once, decision, handoff, sessionDir: ctx.sessionId ? sessionDir(config.configDir, ctx.sessionId) : undefined, trace });
-    }
+    await runBlocking(firing, plan.blocking);
+    if (firing.chain.argsModified) decision.args = firing.chain.args ?? null;
+    const handoff = startNonBlockingHooks(firing, plan.nonBlocking);
     if (handoff.length > 0) {
-      const settings = settingValues(config.settings);
-      const notStarted = startWorker({ ctx, maxParallel: settings.max_parallel_hooks, runs: handoff, retry: retryPolicy(settings) }, temp);
+      const notStarted = startWorker({ ctx, maxParallel: settings.max_parallel_hooks, runs: handoff, retry: retryPolicy(settings) }, firing.temp);
       if (notStarted) reportWorkerFailure(decision, handoff, notStarted);
     }
-    await drainSession(event, ctx, settingValues(config.settings).shutdown_grace_seconds);
+    decision.warnings.push(...(await drainSession(event, ctx, settings.shutdown_grace_seconds)));
   } finally {
-    decision.warnings.push(...temp.warnings, ...once.warnings);
-    temp.cleanup();
+    decision.warnings.push(...firing.temp.warnings, ...firing.once.warnings);
+    firing.temp.cleanup();
   }
   return decision;
+}
+
+/** One firing's state as its hooks run: the envelope as modified so far and the decision being built. */
+interface Firing {
+  envelope: JsonObject;
+  ctx: HookContext;
+  temp: TempFiles;
+  once: OnceGuard;
+  decision: Decision;
+  chain: Chain;
+  switches: KillSwitches;
+  trace: Trace | undefined;
+}
+
+const noMatch = (f: Firing, hook: Hook, reason: string): void => {
+  f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: reason });
+};
+
+/** The blocking chain: each hook matched against the envelope as modified so far; a block stops it. */
+async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
+  // The envelope as JSON, written again only when a hook changed the args.
+  let payload: string | undefined;
+  for (const hook of hooks) {
+    const verdict = matchHook(hook, f.envelope);
+    if (f.decision.blocked) {
+      if (verdict.verdict !== 'no_match') reportUnrun(f.decision, hook, 'not_run', notRunReason(f.decision), f.trace);
+      continue;
+    }
+    if (verdict.verdict === 'no_match') {
+      noMatch(f, hook, verdict.reason);
+      continue;
+    }
+    const skip = skipReason(hook, f.switches) ?? (verdict.verdict === 'skipped' ? verdict.reason : undefined);
+    if (skip) {
+      reportUnrun(f.decision, hook, 'skipped', skip, f.trace);
+      continue;
+    }
+    if (verdict.verdict === 'error') {
+      f.decision.hooks.push(matchFailed(f.chain, hook, verdict.reason));
+      continue;
+    }
+    const onceSkip = f.once.claim(hook);
+    if (onceSkip) {
+      reportUnrun(f.decision, hook, 'skipped', onceSkip, f.trace);
+      continue;
+    }
+    payload ??= stringifyJson(f.envelope);
+    await runOneBlocking(f, hook, payload);
+    if (f.chain.argsModified) {
+      f.envelope = withArgs(f.envelope, f.chain.args);
+      payload = undefined;
+    }
+  }
+}
+
+/** Runs one blocking hook and applies its outcome to the chain, the trace and the run history. */
+async function runOneBlocking(f: Firing, hook: Hook, payload: string): Promise<void> {
+  const record = await runHook(hook, f.ctx, resolveInvocation(hook, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
+  if (f.chain.applied) f.chain.applied = [];
+  const report = applyOutcome(f.chain, hook, record);
+  f.decision.hooks.push(report);
+  f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [] });
+  recordRun(f.ctx.configDir, hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
+}
+
+/** Reports or queues each matching non-blocking hook; returns the runs to hand to the worker. */
+function startNonBlockingHooks(f: Firing, hooks: readonly Hook[]): WorkerRun[] {
+  const handoff: WorkerRun[] = [];
+  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(f.decision, hook, status, reason, f.trace);
+  const session = f.ctx.sessionId ? sessionDir(f.ctx.configDir, f.ctx.sessionId) : undefined;
+  for (const hook of hooks) {
+    const verdict = matchHook(hook, f.envelope);
+    if (verdict.verdict === 'no_match') {
+      noMatch(f, hook, verdict.reason);
+      continue;
+    }
+    const switchSkip = skipReason(hook, f.switches);
+    if (f.decision.blocked) skipped(hook, notRunReason(f.decision), 'not_run');
+    else if (switchSkip) skipped(hook, switchSkip);
+    else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
+    else if (verdict.verdict === 'error') f.decision.hooks.push(matchFailed(f.chain, hook, verdict.reason));
+    else startNonBlocking(hook, { envelope: f.envelope, ctx: f.ctx, once: f.once, decision: f.decision, handoff, sessionDir: session, trace: f.trace });
+  }
+  return handoff;
 }
 
 /** A hooks[] line for a hook this process did not run itself (skipped, not run, started, queued). */
@@ -172,16 +206,18 @@ function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
   report('started');
 }
 
-/** §6.3: after_turn waits for the session's async hooks; session_end waits at most the grace, then kills. */
-async function drainSession(event: EventName, ctx: HookContext, graceSeconds: number): Promise<void> {
-  if (!ctx.sessionId || (event !== 'after_turn' && event !== 'session_end')) return;
+/** §6.3: after_turn waits for the session's async hooks (bounded); session_end waits at most the grace, then kills. */
+async function drainSession(event: EventName, ctx: HookContext, graceSeconds: number): Promise<Warning[]> {
+  if (!ctx.sessionId || (event !== 'after_turn' && event !== 'session_end')) return [];
   const dir = sessionDir(ctx.configDir, ctx.sessionId);
-  if (event === 'after_turn') {
-    await waitForRuns(() => liveRuns(dir).filter((r) => r.event !== 'user_interrupt'), Infinity);
-    return;
+  if (event === 'session_end') {
+    await endSession(dir, graceSeconds * 1000);
+    return [];
   }
-  const left = await waitForRuns(() => liveRuns(dir), Date.now() + graceSeconds * 1000);
-  cancelRuns(dir, left);
+  const left = await waitForTurn(dir);
+  if (left.length === 0) return [];
+  const ids = [...new Set(left.map((r) => r.hook_id))].map((id) => `"${id}"`).join(', ');
+  return [{ code: 'async_hooks_still_running', message: `after_turn stopped waiting after ${AFTER_TURN_MAX_WAIT_MS / 1000} s for async hooks still running (${ids}); they run on, and session_end waits for them` }];
 }
 
 const notRunReason = (d: Decision): string => `not run: hook "${d.blocked_by?.id}" (${d.blocked_by?.source}) blocked first`;

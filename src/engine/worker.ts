@@ -8,8 +8,10 @@ import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { join } from 'node:path';
 import { type Hook, clampParallel } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
+import { jobHistoryStatus } from '../core/outcome.js';
 import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invocation.js';
-import { ensureDir, runtimeDir, sweepStaleTemp, TempFiles } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { sweepStaleTemp, TempFiles } from '../run/runtime.js';
 import { foreignInput } from '../run/foreign.js';
 import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
 import { logName as runLogName, pruneLogs } from '../run/logs.js';
@@ -68,17 +70,17 @@ async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promis
   try {
     if (cancelled()) return; // session_end came first: a durable job stays pending
     let record: RunRecord | undefined;
-    let status: string;
+    let status: string | undefined;
     if (run.jobId) {
       const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn, ...(spec.retry ? { retry: spec.retry } : {}) });
       record = result.record;
-      status = result.outcome === 'deferred' ? 'deferred' : (record?.historyStatus ?? result.outcome);
+      status = jobHistoryStatus(result.outcome, record);
     } else {
       record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn, cancelled });
       status = record.historyStatus;
     }
     if (record && !run.jobId) writeLog(ctx.configDir, run, record); // a durable job writes its own log
-    recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
+    if (status !== undefined) recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
   } finally {
     if (sessionDir) finishRun(sessionDir, run.runId);
   }

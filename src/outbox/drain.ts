@@ -10,13 +10,16 @@ import { dirname } from 'node:path';
 import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel } from '../core/config.js';
 import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
+import { jobHistoryStatus } from '../core/outcome.js';
 import { discover } from '../config/discover.js';
 import { settingsTrust } from '../config/load.js';
 import { recordTrustsFile } from '../config/project-trust.js';
 import { type GlobalOptions, configDirOf, trustOverride, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
 import { pruneLogs } from '../run/logs.js';
-import { TempFiles, runtimeDir, sweepStaleTemp } from '../run/runtime.js';
+import { killGroup } from '../run/process-group.js';
+import { runtimeDir } from '../config/runtime-layout.js';
+import { TempFiles, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
 import { withJobLock } from './claim.js';
 import { HookFinder, type LoadMemo } from './find-hook.js';
@@ -220,8 +223,8 @@ export class Drainer {
       ...(outcome === 'failed' && result.record?.stderrTail ? { stderr_tail: result.record.stderrTail } : {}),
     }, false, result.record !== undefined);
     if (outcome === 'deferred' && typeof filed?.due_at === 'string') this.onDeferred?.(Date.parse(filed.due_at));
-    if (result.record) {
-      const status = outcome === 'deferred' ? 'deferred' : result.record.historyStatus;
+    const status = jobHistoryStatus(outcome, result.record);
+    if (status !== undefined && result.record) {
       this.history.add(hook, { status, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
     }
   }
@@ -266,11 +269,7 @@ export class Drainer {
   kill(signal: NodeJS.Signals): void {
     for (const [fileId, pid] of this.pids) {
       this.stopped.add(fileId);
-      try {
-        process.kill(-pid, signal);
-      } catch {
-        // already gone
-      }
+      killGroup(pid, signal);
     }
   }
 

@@ -1,6 +1,7 @@
-// Outbox upkeep outside a drain: requeue failed jobs, prune old done ones.
+// Outbox upkeep outside a drain: requeue failed jobs, prune old done ones,
+// and list the deferred ones for `list`.
 
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type GlobalOptions, configDirOf } from '../config/locations.js';
 import { parseJob, writeJob } from './job.js';
@@ -28,15 +29,8 @@ export function pruneDone(opts: GlobalOptions, days: number): string[] {
   const cutoff = Date.now() - days * 86_400_000;
   const dir = outboxDir(configDir, 'done');
   const removed: string[] = [];
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const path = join(dir, name);
-    const jobId = name.slice(0, -5);
+  for (const jobId of listJobs(configDir, 'done')) {
+    const path = join(dir, `${jobId}.json`);
     let finishedAt = Number.NaN;
     try {
       finishedAt = Date.parse(parseJob(readJobText(configDir, 'done', jobId) ?? '').last_finished_at ?? '');
@@ -62,7 +56,7 @@ export interface DeferredJob {
 
 /** Pending jobs a hook said "not yet" to, with when they are due again (for `list`). */
 export function deferredJobs(configDir: string): DeferredJob[] {
-  return listJobs(configDir, 'pending').flatMap((fileId) => {
+  return pendingForList(configDir).flatMap((fileId) => {
     try {
       const job = parseJob(readJobText(configDir, 'pending', fileId) ?? '');
       if (job.error !== 'deferred' || typeof job.due_at !== 'string') return [];
@@ -71,4 +65,22 @@ export function deferredJobs(configDir: string): DeferredJob[] {
       return [];
     }
   });
+}
+
+/** pending/ for `list`: a config dir that is not a directory has no outbox (config_dir_not_found says so); any other unreadable outbox is an error. */
+function pendingForList(configDir: string): string[] {
+  try {
+    return listJobs(configDir, 'pending');
+  } catch (e) {
+    if (!isDirectory(configDir)) return [];
+    throw e;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

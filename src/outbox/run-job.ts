@@ -3,16 +3,18 @@
 // ("not yet": back in pending/ with a later due_at). A run that was
 // cancelled or killed from outside stays pending, so drain-outbox delivers it later.
 
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, DEFAULT_SETTINGS } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
 import type { HookContext } from '../run/invocation.js';
 import { resolveInvocation } from '../run/invocation.js';
 import { formatLog, logName, newRunId, writeLog } from '../run/logs.js';
+import { groupAlive } from '../run/process-group.js';
 import type { TempFiles } from '../run/runtime.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
 import { type Json, stringifyJson } from '../core/json.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
 import { withJobLock } from './claim.js';
 import { type Job, parseJob, writeJob } from './job.js';
 import { type RetryPolicy, retryPolicy, retryRequest } from './retry.js';
@@ -42,7 +44,12 @@ export interface JobRunOptions {
 
 export async function runDurableJob(configDir: string, jobId: string, hook: Hook, ctx: HookContext, temp: TempFiles, opts: JobRunOptions = {}): Promise<JobRun> {
   const claim = await withJobLock(configDir, jobId, async (): Promise<JobRun> => {
-    const text = await readJobTextAsync(configDir, 'pending', jobId);
+    let text: string | undefined;
+    try {
+      text = await readJobTextAsync(configDir, 'pending', jobId);
+    } catch (e) {
+      return { outcome: 'pending', error: `${(e as Error).message}; not started`, warnings: [] };
+    }
     if (text === undefined) return { outcome: 'gone', warnings: [] }; // another claimant finished it meanwhile
     const job = parseJob(text);
     // A claim taken over from a claimant that died (kill -9) while its hook runs on.
@@ -113,7 +120,8 @@ const groupNote = (configDir: string, jobId: string): string => join(locksDir(co
 
 function noteGroup(configDir: string, jobId: string, pgid: number): void {
   try {
-    writeFileSync(groupNote(configDir, jobId), String(pgid), { mode: 0o600 });
+    // No fsync: after a power cut the group it names is gone anyway.
+    writeFileAtomic(groupNote(configDir, jobId), String(pgid), { durable: false });
   } catch {
     // without the note a takeover after a crash may start the job again: at least once still holds
   }
@@ -129,21 +137,6 @@ function previousRunAlive(configDir: string, jobId: string): boolean {
   if (Number.isInteger(pgid) && pgid > 0 && groupAlive(pgid)) return true;
   rmSync(groupNote(configDir, jobId), { force: true });
   return false;
-}
-
-/** Whether any process of the group is alive (a zombie leader alone does not count). */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = readFileSync(`/proc/${pgid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true; // no /proc, or the leader is gone while others of its group run on
-  }
 }
 
 /** Rewrites the job file `fileId` in pending/, then moves it to its folder by rename. */

@@ -2,11 +2,12 @@
 // Every write is a temp file then a rename, fsync'd where the file is the only
 // record of an undelivered job (see the README); jobs move between folders only by rename.
 
-import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, fsyncSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, readdir, rename, rm } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { open, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { ChrysError } from '../core/errors.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../state/atomic-write.js';
 
 export type Folder = 'pending' | 'done' | 'failed';
 export const FOLDERS: readonly Folder[] = ['pending', 'done', 'failed'];
@@ -15,103 +16,97 @@ export const outboxDir = (configDir: string, folder: Folder): string => join(run
 export const jobPath = (configDir: string, folder: Folder, jobId: string): string => join(outboxDir(configDir, folder), `${jobId}.json`);
 export const locksDir = (configDir: string): string => join(runtimeDir(configDir, 'outbox'), 'locks');
 
-/** Writes `content` to `path` atomically with mode 0600: temp file, fsync, rename. */
-export function writeAtomic(path: string, content: string): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    try {
-      writeSync(fd, content);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
-    throw e;
-  }
-}
+/** Writes a job file atomically (0600), fsync'd: it may be the only record of an undelivered job. */
+export const writeAtomic = (path: string, content: string): void => writeFileAtomic(path, content, { durable: true });
 
 /**
  * writeAtomic off the event loop, for the drain. `durable: false` skips the
  * fsync: for a file whose loss after a power cut costs a record, never a
  * delivery (a job already run, now filed in done/).
  */
-export async function writeAtomicAsync(path: string, content: string, durable = true): Promise<void> {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const file = await open(tmp, 'wx', 0o600);
-  try {
-    try {
-      await file.writeFile(content);
-      if (durable) await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
-    throw e;
-  }
-}
+export const writeAtomicAsync = (path: string, content: string, durable = true): Promise<void> => writeFileAtomicAsync(path, content, { durable });
 
 export function ensureOutbox(configDir: string): void {
   for (const f of FOLDERS) ensureDir(outboxDir(configDir, f));
   ensureDir(locksDir(configDir));
 }
 
-/** Job ids in a folder, oldest first (ids start with their creation time). */
+/**
+ * Why the outbox cannot be read, for the caller to report (exit 74): only a
+ * missing folder is an empty outbox and only a missing file is "no job";
+ * anything else (no permission, a file where a folder should be) is never
+ * taken for either.
+ */
+export function outboxUnreadable(path: string, e: unknown): ChrysError {
+  const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  return new ChrysError('outbox_unreadable', `cannot read the outbox at ${path} (${why})`, 'make the outbox folders directories you own (0700) and its job files readable, then run the command again');
+}
+
+const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
+const jobIdsIn = (names: string[]): string[] => names.filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => f.slice(0, -'.json'.length)).sort();
+
+/** Job ids in a folder, oldest first (ids start with their creation time); none when the folder does not exist. */
 export function listJobs(configDir: string, folder: Folder): string[] {
+  const dir = outboxDir(configDir, folder);
   try {
-    return readdirSync(outboxDir(configDir, folder))
-      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
-  } catch {
-    return [];
+    return jobIdsIn(readdirSync(dir));
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return [];
+    throw outboxUnreadable(dir, e);
   }
 }
 
 export async function listJobsAsync(configDir: string, folder: Folder): Promise<string[]> {
+  const dir = outboxDir(configDir, folder);
   try {
-    return (await readdir(outboxDir(configDir, folder)))
-      .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
-      .map((f) => f.slice(0, -'.json'.length))
-      .sort();
-  } catch {
-    return [];
+    return jobIdsIn(await readdir(dir));
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return [];
+    throw outboxUnreadable(dir, e);
   }
 }
 
+const JOB_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+// Gone (ENOENT) or a symlink (ELOOP, O_NOFOLLOW): not a job to read; isOddJobFile tells the two apart.
+const NOT_A_JOB = new Set(['ENOENT', 'ELOOP']);
+
 /** readJobText off the event loop: never blocks on a FIFO, never follows a symlink. */
 export async function readJobTextAsync(configDir: string, folder: Folder, jobId: string): Promise<string | undefined> {
+  const path = jobPath(configDir, folder, jobId);
   let file;
   try {
-    file = await open(jobPath(configDir, folder, jobId), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
+    file = await open(path, JOB_OPEN_FLAGS);
+  } catch (e) {
+    if (NOT_A_JOB.has(errnoOf(e) ?? '')) return undefined;
+    throw outboxUnreadable(path, e);
   }
   try {
     return (await file.stat()).isFile() ? await file.readFile('utf8') : undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    throw outboxUnreadable(path, e);
   } finally {
     await file.close();
   }
 }
 
-/** A job file's text; undefined when it is gone or is not a regular file (never blocks on a FIFO, never follows a symlink). */
+/**
+ * A job file's text; undefined when it is gone or is not a regular file
+ * (never blocks on a FIFO, never follows a symlink); throws outboxUnreadable
+ * when it cannot be read.
+ */
 export function readJobText(configDir: string, folder: Folder, jobId: string): string | undefined {
+  const path = jobPath(configDir, folder, jobId);
   let fd: number;
   try {
-    fd = openSync(jobPath(configDir, folder, jobId), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
+    fd = openSync(path, JOB_OPEN_FLAGS);
+  } catch (e) {
+    if (NOT_A_JOB.has(errnoOf(e) ?? '')) return undefined;
+    throw outboxUnreadable(path, e);
   }
   try {
     return fstatSync(fd).isFile() ? readFileSync(fd, 'utf8') : undefined;
-  } catch {
-    return undefined;
+  } catch (e) {
+    throw outboxUnreadable(path, e);
   } finally {
     closeSync(fd);
   }

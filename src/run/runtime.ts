@@ -1,35 +1,14 @@
-// The runtime tree under <config_dir>/hooks/ (tmp, logs, state, outbox),
-// created only when first needed, directories 0700 and files 0600.
+// Hook temp files: where this process puts them (the runtime tree's tmp/, or
+// the OS temp dir when that cannot be written) and the sweep of those a dead
+// writer left behind. Files 0600.
 
-import { chmodSync, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Warning } from '../core/diagnostics.js';
-
-export const runtimeDir = (configDir: string, name: 'tmp' | 'logs' | 'state' | 'outbox'): string => join(configDir, 'hooks', name);
-
-const RUNTIME_PART = /[\\/]hooks[\\/](?:tmp|logs|state|outbox)(?=[\\/]|$)/g;
-
-/**
- * mkdir -p with 0700. Inside the runtime tree (<config_dir>/hooks/{tmp,logs,
- * state,outbox}/...) every directory is also checked: a symlink is refused
- * (nothing is written through one) and a looser mode is tightened to 0700.
- */
-export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const m = [...dir.matchAll(RUNTIME_PART)].at(-1); // the config dir itself may hold such a path
-  if (!m) return;
-  let path = dir.slice(0, m.index + 'hooks'.length + 1);
-  for (const part of dir.slice(path.length + 1).split(/[\\/]/).filter(Boolean)) {
-    path = join(path, part);
-    const stat = lstatSync(path);
-    if (stat.isSymbolicLink() || !stat.isDirectory()) {
-      throw Object.assign(new Error(`${path} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}; chrys-hooks does not write through it`), { code: 'ESYMLINK' });
-    }
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
-  }
-}
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { processAlive } from './process-group.js';
 
 /** Where this process puts hook temp files; falls back to the OS temp dir when the config dir is not writable. */
 export class TempFiles {
@@ -109,18 +88,9 @@ export function sweepStaleTemp(dir: string, suffix: '.json' | '.tmp', now = Date
     const path = join(dir, name);
     try {
       const stat = lstatSync(path);
-      if (stat.isFile() && now - stat.mtimeMs > STALE_TEMP_MS && !pidAlive(Number(m[1]))) rmSync(path, { force: true });
+      if (stat.isFile() && now - stat.mtimeMs > STALE_TEMP_MS && !processAlive(Number(m[1]))) rmSync(path, { force: true });
     } catch {
       // gone meanwhile
     }
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -4,7 +4,7 @@
 // tool call. Each hook leads its own process group so a timeout can kill it
 // with everything it forked.
 
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
@@ -13,7 +13,8 @@ import { type Disposition, type ProcessOutcome, type ResultFile, classifyOutcome
 import { HeadTail } from './capture.js';
 import { foreignInput, foreignOutcome } from './foreign.js';
 import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
-import { killGroup, trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
+import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
+import { killGroup } from './process-group.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
@@ -65,23 +66,9 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   };
   try {
     const foreign = foreignInput(hook, payload);
-    const files: Record<string, string> = {};
-    let resultFile: string | undefined;
-    if (!foreign) {
-      files.CHRYS_HOOK_PAYLOAD_FILE = tempFile('payload', payload);
-      resultFile = tempFile('result', '');
-      files.CHRYS_HOOK_RESULT = resultFile;
-    }
-    if (hook.run.prompt_file !== undefined) {
-      const promptPath = resolveFromHookFile(hook, hook.run.prompt_file);
-      let body: string;
-      try {
-        body = promptBody(readFileSync(promptPath, 'utf8'));
-      } catch (e) {
-        return launchError(`cannot read prompt_file ${promptPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-      }
-      files.CHRYS_HOOK_PROMPT_FILE = tempFile('prompt', body);
-    }
+    const prepared = hookFiles(hook, foreign ? undefined : payload, tempFile);
+    if (typeof prepared === 'string') return launchError(prepared);
+    const { files, resultFile } = prepared;
     const env = hookProcessEnv(files, invocation.env);
     const timeoutMs = opts.timeoutMs === undefined ? undefined : Math.min(opts.timeoutMs, MAX_TIMEOUT_MS);
     const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, foreign?.stdin ?? payload, timeoutMs, opts.onSpawn);
@@ -116,10 +103,38 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   }
 }
 
+/**
+ * The files a hook gets, by environment variable: the payload and result
+ * files (a foreign hook, `payload` undefined, gets neither) and the prompt
+ * file; or why they cannot be made (a launch error).
+ */
+function hookFiles(hook: Hook, payload: string | undefined, tempFile: (prefix: string, content: string) => string): { files: Record<string, string>; resultFile?: string } | string {
+  const files: Record<string, string> = {};
+  let resultFile: string | undefined;
+  if (payload !== undefined) {
+    files.CHRYS_HOOK_PAYLOAD_FILE = tempFile('payload', payload);
+    resultFile = tempFile('result', '');
+    files.CHRYS_HOOK_RESULT = resultFile;
+  }
+  if (hook.run.prompt_file !== undefined) {
+    const promptPath = resolveFromHookFile(hook, hook.run.prompt_file);
+    let body: string;
+    try {
+      body = promptBody(readFileSync(promptPath, 'utf8'));
+    } catch (e) {
+      return `cannot read prompt_file ${promptPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`;
+    }
+    files.CHRYS_HOOK_PROMPT_FILE = tempFile('prompt', body);
+  }
+  return resultFile === undefined ? { files } : { files, resultFile };
+}
+
 /** A foreign hook's record after its agent's rules re-read it (exit 2 may block, stdout JSON may decide): status and disposition agree. */
 function rereadForeign(record: RunRecord, reread: RunRecord): RunRecord {
   if (reread.status === record.status) return reread;
-  return reread.status === 'ok' ? { ...reread, disposition: 'done', historyStatus: 'ok' } : reread;
+  if (reread.status !== 'ok') return reread;
+  const { cancelled } = record.outcome;
+  return { ...reread, disposition: cancelled ? 'pending' : 'done', historyStatus: historyStatus(record.outcome, reread.status) };
 }
 
 /** The record of a hook that could not be started at all. */
@@ -144,7 +159,7 @@ export function toRecord(outcome: ProcessOutcome, stdout: string, stderr: string
     stderr,
     outcome,
     disposition: c.disposition,
-    historyStatus: historyStatus(outcome, c),
+    historyStatus: historyStatus(outcome, c.status),
   };
 }
 
@@ -211,10 +226,7 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
-    let timedOut = false;
     let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    let drainTimer: NodeJS.Timeout | undefined;
     const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     if (child.pid !== undefined) {
       trackGroup(child.pid);
@@ -223,50 +235,75 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     const kill = (signal: NodeJS.Signals): void => {
       if (child.pid !== undefined) killGroup(child.pid, signal);
     };
+    const timeout = armTimeout(timeoutMs, kill);
     const finish = (ended: Omit<Ended, 'stdout' | 'stderr' | 'timedOut'>): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      clearTimeout(drainTimer);
-      if (timedOut) {
-        clearTimeout(killTimer);
-        kill('SIGKILL'); // whatever of the group outlived SIGTERM
-      }
+      timeout.stop();
       if (child.pid !== undefined) untrackGroup(child.pid);
-      resolvePromise({ ...ended, timedOut, stdout, stderr });
+      resolvePromise({ ...ended, timedOut: timeout.fired(), stdout, stderr });
     };
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      timedOut = true;
-      kill('SIGTERM');
-      killTimer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
-    }, timeoutMs);
-
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'ENOENT' ? `command not found: ${argv[0]}` : err.code === 'EACCES' ? `permission denied: ${argv[0]} is not executable` : err.message;
-      finish({ exitCode: null, signal: null, launchError: why });
-    });
+    child.on('error', (err: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, launchError: spawnErrorText(err, argv[0]!) }));
     child.stdout.on('data', (c: Buffer) => stdout.push(c));
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
     child.stdin.on('error', () => {}); // a hook need not read its stdin (EPIPE)
     child.stdin.end(stdin);
+    onEnd(child, (exit) => finish({ exitCode: exit.code, signal: exit.signal }));
+  });
+}
 
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    const settle = (): void => {
-      if (exit) finish({ exitCode: exit.code, signal: exit.signal });
-    };
-    // 'close' waits for the pipes too; a forked grandchild may hold them open
-    // after the hook itself exited, so after 'exit' we give the pipes a moment, then stop reading.
-    child.on('close', (code, signal) => {
-      exit ??= { code, signal };
+const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
+  err.code === 'ENOENT' ? `command not found: ${command}` : err.code === 'EACCES' ? `permission denied: ${command} is not executable` : err.message;
+
+/**
+ * The timeout of one run: SIGTERM to the group, SIGKILL KILL_GRACE_MS later.
+ * stop() ends it when the run ends; after a timeout it also SIGKILLs
+ * whatever of the group outlived SIGTERM.
+ */
+function armTimeout(timeoutMs: number | undefined, kill: (signal: NodeJS.Signals) => void): { fired: () => boolean; stop: () => void } {
+  let fired = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+    fired = true;
+    kill('SIGTERM');
+    killTimer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
+  }, timeoutMs);
+  return {
+    fired: () => fired,
+    stop: () => {
+      clearTimeout(timer);
+      if (!fired) return;
+      clearTimeout(killTimer);
+      kill('SIGKILL');
+    },
+  };
+}
+
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * Calls `done` once the child has exited and its pipes are read. 'close'
+ * waits for the pipes too; a forked grandchild may hold them open after the
+ * hook itself exited, so after 'exit' the pipes get a moment, then reading stops.
+ */
+function onEnd(child: ChildProcessWithoutNullStreams, done: (exit: Exit) => void): void {
+  let exit: Exit | undefined;
+  let drainTimer: NodeJS.Timeout | undefined;
+  const settle = (): void => {
+    if (!exit) return;
+    clearTimeout(drainTimer);
+    done(exit);
+  };
+  child.on('close', (code, signal) => {
+    exit ??= { code, signal };
+    settle();
+  });
+  child.on('exit', (code, signal) => {
+    exit = { code, signal };
+    drainTimer = setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
       settle();
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-        settle();
-      }, 100);
-    });
+    }, 100);
   });
 }

@@ -1,13 +1,15 @@
 // Run history: one JSON line per hook run, appended to a file per hook, so
 // `list` can show the last run. O_APPEND writes of one short line need no
 // lock on `fire`'s hot path; the file is cut back to the last 200 runs once
-// it passes 400.
+// it passes 400. The cut takes no lock either: a line another process
+// appends between its read and its rename is lost, which best effort allows.
 
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { keyedName } from './keyed-name.js';
 
 export const HISTORY_KEEP = 200;
 const TRIM_AT_BYTES = 400 * 160; // ~400 lines of ~160 bytes
@@ -21,10 +23,8 @@ export interface RunEntry {
 }
 
 const historyDir = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'history');
-export const historyPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): string => {
-  const key = createHash('sha256').update(`${hook.source}\0${hook.file}\0${hook.id}`).digest('hex').slice(0, 32);
-  return join(historyDir(configDir), `${key}.jsonl`);
-};
+export const historyPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): string =>
+  join(historyDir(configDir), `${keyedName(hook.source, hook.file, hook.id)}.jsonl`);
 
 /** Appends a run, stamped now; never throws (history must not fail a firing). */
 export function recordRun(configDir: string, hook: Hook, entry: Omit<RunEntry, 'at'>, at = new Date()): void {
@@ -52,9 +52,8 @@ function appendLine(path: string, line: string): void {
 function trim(path: string): void {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   if (lines.length <= HISTORY_KEEP * 2) return;
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, lines.slice(-HISTORY_KEEP).join('\n') + '\n', { mode: 0o600, flag: 'wx' });
-  renameSync(tmp, path);
+  // No fsync: history is a best-effort record; a power cut may cost its latest lines.
+  writeFileAtomic(path, lines.slice(-HISTORY_KEEP).join('\n') + '\n', { durable: false });
 }
 
 export function readRuns(configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): RunEntry[] {

@@ -1,17 +1,15 @@
 // The once-per-session guard: a stamp file per (hook, session) under state/,
 // created with O_EXCL so two concurrent firings cannot both claim it.
 
-import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { keyedName } from './keyed-name.js';
 
-export const onceStampPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>, sessionId: string): string => {
-  const key = createHash('sha256').update(`${hook.source}\0${hook.file}\0${hook.id}\0${sessionId}`).digest('hex').slice(0, 32);
-  return join(runtimeDir(configDir, 'state'), 'once', `${key}.stamp`);
-};
+export const onceStampPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>, sessionId: string): string =>
+  join(runtimeDir(configDir, 'state'), 'once', `${keyedName(hook.source, hook.file, hook.id, sessionId)}.stamp`);
 
 export class OnceGuard {
   readonly warnings: Warning[] = [];

@@ -3,10 +3,12 @@
 // written before the worker starts it and removed when it ends; a run whose
 // worker died is recognised by the worker's pid and dropped.
 
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDir, runtimeDir } from '../run/runtime.js';
+import { processAlive } from '../run/process-group.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { keyedName } from './keyed-name.js';
 
 export interface AsyncRun {
   run_id: string;
@@ -20,7 +22,7 @@ export interface AsyncRun {
 }
 
 export const sessionDir = (configDir: string, sessionId: string): string =>
-  join(runtimeDir(configDir, 'state'), 'sessions', createHash('sha256').update(sessionId).digest('hex').slice(0, 32));
+  join(runtimeDir(configDir, 'state'), 'sessions', keyedName(sessionId));
 
 const recordPath = (dir: string, runId: string): string => join(dir, `${runId}.json`);
 const cancelPath = (dir: string, runId: string): string => join(dir, `${runId}.cancel`);
@@ -36,7 +38,8 @@ export function registerRun(dir: string, run: AsyncRun): void {
 }
 
 export function updateRun(dir: string, run: AsyncRun): void {
-  if (existsSync(recordPath(dir, run.run_id))) writeFileSync(recordPath(dir, run.run_id), JSON.stringify(run), { mode: 0o600 });
+  // Replaced, not rewritten in place: liveRuns never reads half a record. No fsync: after a power cut no run is live.
+  if (existsSync(recordPath(dir, run.run_id))) writeFileAtomic(recordPath(dir, run.run_id), JSON.stringify(run), { durable: false });
 }
 
 export function finishRun(dir: string, runId: string): void {
@@ -45,16 +48,6 @@ export function finishRun(dir: string, runId: string): void {
 }
 
 export const isCancelled = (dir: string, runId: string): boolean => existsSync(cancelPath(dir, runId));
-
-const alive = (pid: number | null): boolean => {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
 
 /** The session's live async runs; records of dead workers are removed. */
 export function liveRuns(dir: string): AsyncRun[] {
@@ -74,31 +67,11 @@ export function liveRuns(dir: string): AsyncRun[] {
     }
     // A record no worker took within 30 s belongs to a worker that never started.
     const orphaned = run.worker_pid === null && Date.now() - Date.parse(run.started_at) > 30_000;
-    if (orphaned || (run.worker_pid !== null && !alive(run.worker_pid))) finishRun(dir, run.run_id);
+    if (orphaned || (run.worker_pid !== null && !processAlive(run.worker_pid))) finishRun(dir, run.run_id);
     else runs.push(run);
   }
   return runs;
 }
 
-/** Waits until `pending()` is empty or the deadline passes; resolves with what is left. */
-export async function waitForRuns(pending: () => AsyncRun[], deadlineMs: number): Promise<AsyncRun[]> {
-  for (;;) {
-    const left = pending();
-    if (left.length === 0 || Date.now() >= deadlineMs) return left;
-    await new Promise((r) => setTimeout(r, Math.min(25, Math.max(1, deadlineMs - Date.now()))));
-  }
-}
-
-/** Marks runs cancelled and kills their process groups: durable jobs stay pending. */
-export function cancelRuns(dir: string, runs: AsyncRun[]): void {
-  for (const run of runs) {
-    writeFileSync(cancelPath(dir, run.run_id), '', { mode: 0o600 });
-    if (run.pid) {
-      try {
-        process.kill(process.platform === 'win32' ? run.pid : -run.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  }
-}
+/** Marks a run cancelled: the worker files its durable job as pending, not failed (see session-drain.ts). */
+export const markCancelled = (dir: string, runId: string): void => writeFileSync(cancelPath(dir, runId), '', { mode: 0o600 });

@@ -1,7 +1,7 @@
 // The one classification of how a hook process ended (core/outcome.ts):
 // every rule, the order between them, and every result-file state.
 import { describe, expect, it } from 'vitest';
-import { type ProcessOutcome, classifyOutcome, historyStatus } from '../../src/core/outcome.js';
+import { type ProcessOutcome, classifyOutcome, historyStatus, jobHistoryStatus } from '../../src/core/outcome.js';
 
 const base: ProcessOutcome = {
   exitCode: 0, signal: null, timedOut: false, cancelled: false, killedFromOutside: false,
@@ -41,13 +41,25 @@ describe('classifyOutcome', () => {
   it('a cancelled run stays pending, even when it also timed out or exited 0', () => {
     for (const o of [of({ cancelled: true }), of({ cancelled: true, timedOut: true, signal: 'SIGKILL', exitCode: null }), of({ cancelled: true, exitCode: 1 })]) {
       expect(classifyOutcome(o)).toEqual({ status: 'failed', disposition: 'pending', error: 'cancelled', result: { kind: 'none' } });
-      expect(historyStatus(o, classifyOutcome(o))).toBe('cancelled');
+      expect(historyStatus(o, classifyOutcome(o).status)).toBe('cancelled');
     }
   });
 
   it('a launch error wins over everything', () => {
     const o = of({ launchError: 'command not found: x', cancelled: true, timedOut: true, exitCode: 0, resultFile: { state: 'json', value: {} } });
     expect(classifyOutcome(o)).toEqual({ status: 'launch_error', disposition: 'failed', error: 'command not found: x', result: { kind: 'none' } });
-    expect(historyStatus(of({ launchError: 'x' }), classifyOutcome(of({ launchError: 'x' })))).toBe('launch_error');
+    expect(historyStatus(of({ launchError: 'x' }), classifyOutcome(of({ launchError: 'x' })).status)).toBe('launch_error');
+  });
+});
+
+describe('jobHistoryStatus', () => {
+  it('records a deferred delivery as deferred, else what the run showed', () => {
+    expect(jobHistoryStatus('deferred', { historyStatus: 'failed' })).toBe('deferred');
+    expect(jobHistoryStatus('pending', { historyStatus: 'cancelled' })).toBe('cancelled');
+    expect(jobHistoryStatus('done', { historyStatus: 'ok' })).toBe('ok');
+  });
+
+  it('records nothing when no hook ran (the worker used to record "claimed" or "gone" as a run)', () => {
+    for (const outcome of ['claimed', 'gone', 'failed', 'pending']) expect(jobHistoryStatus(outcome, undefined)).toBeUndefined();
   });
 });

@@ -7,10 +7,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDir, sweepStaleTemp } from '../../src/run/runtime.js';
+import { ensureDir } from '../../src/config/runtime-layout.js';
+import { sweepStaleTemp } from '../../src/run/runtime.js';
 import { readResultFile } from '../../src/run/spawn.js';
 import { isOddJobFile, readJobText } from '../../src/outbox/store.js';
-import { groupAlive } from '../../src/outbox/run-job.js';
+import { groupAlive } from '../../src/run/process-group.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-tree-'));
 
