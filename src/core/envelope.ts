@@ -17,6 +17,7 @@ export function parseEnvelope(text: string, flagEvent: string | undefined): { en
     try {
       value = parseJson(text);
     } catch (e) {
+      // Stryker disable next-line ConditionalExpression: parseJson throws nothing but JsonSyntaxError
       if (e instanceof JsonSyntaxError) throw new ChrysError('invalid_json', `the envelope is not valid JSON: ${e.message} at offset ${e.offset}`, 'send one JSON object on stdin');
       throw e;
     }

@@ -112,6 +112,7 @@ class JsonParser {
       this.ws();
       if (text[this.i] !== ':') this.fail(`expected ':' after key, found ${this.describe(this.i)}`);
       this.i++;
+      // Stryker disable next-line ConditionalExpression: without positions the path is never read, so extending it anyway changes nothing
       const value = this.value(this.positions ? [...path, key] : path, depth + 1, keyAt);
       // defineProperty keeps a "__proto__" key as data instead of a prototype swap.
       Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
@@ -128,6 +129,7 @@ class JsonParser {
       return arr;
     }
     for (;;) {
+      // Stryker disable next-line ConditionalExpression: without positions the path is never read, so extending it anyway changes nothing
       arr.push(this.value(this.positions ? [...path, arr.length] : path, depth + 1));
       if (this.closes(']')) return arr;
     }
@@ -157,6 +159,7 @@ class JsonParser {
     let out = '';
     let chunk = this.i;
     for (;;) {
+      // Stryker disable next-line EqualityOperator: one step past the end the same error is raised, from the same start
       if (this.i >= text.length) this.fail('unterminated string', start);
       const c = text.charCodeAt(this.i);
       if (c === 34) {
@@ -177,12 +180,14 @@ class JsonParser {
   /** The character a backslash escape at `i` stands for; moves past it. */
   private escape(): string {
     const e = this.text[this.i + 1];
+    // Stryker disable next-line ConditionalExpression: the undefined check is for the type checker; `'undefined' in SIMPLE_ESCAPES` is false anyway
     if (e !== undefined && e in SIMPLE_ESCAPES) {
       this.i += 2;
       return SIMPLE_ESCAPES[e]!;
     }
     if (e !== 'u') return this.fail('bad escape in string');
     const hex = this.text.slice(this.i + 2, this.i + 6);
+    // Stryker disable next-line Regex: hex is at most four characters, so either anchor alone is enough
     if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
     this.i += 6;
     return String.fromCharCode(parseInt(hex, 16));
@@ -246,6 +251,7 @@ export function toPlain(v: Json): unknown {
 export function lineCol(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: past the end charCodeAt is NaN, never a newline, so the length bound only saves time
   for (let k = 0; k < offset && k < text.length; k++) {
     if (text.charCodeAt(k) === 10) {
       line++;

@@ -18,6 +18,7 @@ export function pyRepr(value: Json): string {
   if (typeof value === 'string') return reprString(value);
   if (value instanceof JsonNumber) return reprNumber(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
+  // Stryker disable next-line ConditionalExpression: every Json value that gets here is an object
   if (isJsonObject(value)) {
     return `{${Object.keys(value)
       .map((k) => `${reprString(k)}: ${pyRepr(value[k]!)}`)
@@ -38,6 +39,7 @@ function reprNumber(n: JsonNumber): string {
 /** Python float repr: shortest round-trip digits, fixed for 1e-4 <= |x| < 1e16. */
 export function reprFloat(x: number): string {
   if (Number.isNaN(x)) return 'nan';
+  // Stryker disable next-line EqualityOperator: x is an infinity here, never 0
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
   const [mantissa, expPart] = x.toExponential().split('e') as [string, string];
@@ -47,6 +49,7 @@ export function reprFloat(x: number): string {
   if (exp < -4 || exp >= 16) {
     const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
     const e = Math.abs(exp).toString().padStart(2, '0');
+    // Stryker disable next-line EqualityOperator: exp is never 0 in this branch
     return `${sign}${m}e${exp < 0 ? '-' : '+'}${e}`;
   }
   if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
@@ -64,6 +67,7 @@ function reprString(s: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: these are Cc, which escapeNonPrintable spells the same way
     else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
     else if (!isPrintable(cp)) out += escapeNonPrintable(cp);
     else out += ch;
@@ -76,6 +80,7 @@ const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 const isPrintable = (cp: number): boolean => cp === 0x20 || !NON_PRINTABLE.test(String.fromCodePoint(cp));
 
 function escapeNonPrintable(cp: number): string {
+  // Stryker disable next-line EqualityOperator,StringLiteral: U+00FF is printable, and what is left below it has two hex digits
   if (cp <= 0xff) return '\\x' + cp.toString(16).padStart(2, '0');
   if (cp <= 0xffff) return '\\u' + cp.toString(16).padStart(4, '0');
   return '\\U' + cp.toString(16).padStart(8, '0');

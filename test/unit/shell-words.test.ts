@@ -24,3 +24,42 @@ describe('shellWords', () => {
     expect(['a.py', 'tools/x', '--flag=a/b', '-c', 'echo'].map(isPathLike)).toEqual([true, true, false, false, false]);
   });
 });
+
+describe('shellWords, character by character', () => {
+  it('ends a word at a tab and at every operator, leaving no empty words', () => {
+    expect(shellWords('a\tb;c&d|e(f)g<h>i\nj   k')).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k']);
+    expect(shellWords('  ;; ')).toEqual([]);
+    expect(shellWords('')).toEqual([]);
+  });
+
+  it('keeps backslashes inside single quotes, and joins quoted parts to the word around them', () => {
+    expect(shellWords(String.raw`'a\b' x''y "p"'q'r`)).toEqual([String.raw`a\b`, 'xy', 'pqr']);
+    expect(shellWords(`'' ""`)).toEqual(['', '']);
+  });
+
+  it('keeps the quote of the other kind and blanks inside quotes', () => {
+    expect(shellWords(`"it's a" 'say "hi"'`)).toEqual([`it's a`, 'say "hi"']);
+  });
+
+  it('keeps a trailing backslash, quoted or not, and reads an unterminated quote to the end', () => {
+    expect(shellWords('a\\')).toEqual(['a\\']);
+    expect(shellWords('"a\\')).toEqual(['a\\']);
+    expect(shellWords('"a b')).toEqual(['a b']);
+    expect(shellWords('\\ ')).toEqual([' ']);
+  });
+});
+
+describe('expandKnownVariables, isOpaqueWord and isPathLike', () => {
+  it('expands each known variable in a word, with any value taken literally', () => {
+    expect(expandKnownVariables('$A$B/${A}x/$A_B', { A: '1', B: '$&', A_B: '3' })).toBe('1$&/1x/3');
+    expect(expandKnownVariables('$toString ${A', { A: '1' })).toBe('$toString ${A');
+  });
+
+  it('takes a word as opaque when any shell expansion is left in it', () => {
+    expect(['$x', '`x`', 'a*', 'a?', 'a[b]', 'a]', 'plain/path.sh'].map(isOpaqueWord)).toEqual([true, true, true, true, true, false, false]);
+  });
+
+  it('needs a whole extension at the end of a word, or a slash', () => {
+    expect(['.bashrc', 'x.tar.gz', 'dir/', 'v1.2-beta', 'a.', '-x/y', 'name'].map(isPathLike)).toEqual([true, true, true, false, false, false, false]);
+  });
+});
