@@ -45,11 +45,23 @@ ${hookYaml({ id: 'bg-ff', event: 'after_tool_call', run: `type: shell\nshell: '$
 
   it('runs at most max_parallel_hooks at a time', async () => {
     const s = sandbox();
-    const overlapCheck = `mkdir ../busy 2>/dev/null || echo overlap >> ../violations; sleep 0.2; echo $CHRYS_HOOK_ID >> ../ran; rmdir ../busy`;
-    s.globalHooks(`settings:\n  max_parallel_hooks: 1\nhooks:\n${[1, 2, 3].map((n) => hookYaml({ id: `p${n}`, event: 'after_tool_call', run: `type: shell\nshell: '${overlapCheck}'`, execution: 'mode: async' })).join('\n')}\n`);
+    // Overlap is proven by each hook waiting (bounded) for the other's start marker, not inferred from
+    // timing. p1 and p2 (the first two in chain order) must run together; p2 then holds its slot for up
+    // to 1 s while p3 may not start; p3 must find p1 or p2 finished; p1 holds until p3 has started.
+    const waitFor = (peer: string, tries: number, missing: string): string =>
+      `for i in $(seq 1 ${tries}); do [ -e ../start-${peer} ] && break; sleep 0.05; done; [ -e ../start-${peer} ] || ${missing}`;
+    const violation = (what: string): string => `echo "${what}" >> ../violations`;
+    const body: Record<string, string> = {
+      p1: `${waitFor('p2', 600, violation('p1 ran without p2'))}; ${waitFor('p3', 600, violation('p3 never started'))}`,
+      p2: `${waitFor('p1', 600, violation('p2 ran without p1'))}; ${waitFor('p3', 20, 'true')}`,
+      p3: `[ -e ../done-p1 ] || [ -e ../done-p2 ] || ${violation('p3 started while p1 and p2 ran')}`,
+    };
+    const shell = (id: string): string => `touch ../start-${id}; ${body[id]}; touch ../done-${id}`;
+    s.globalHooks(`settings:\n  max_parallel_hooks: 2\nhooks:\n${['p1', 'p2', 'p3'].map((id) => hookYaml({ id, event: 'after_tool_call', run: `type: shell\nshell: '${shell(id)}'`, execution: 'mode: async' })).join('\n')}\n`);
     await s.fire(TOOL);
-    await eventually(() => (read(join(s.root, 'ran')) ?? '').trim().split('\n').length === 3, 30_000, 'three runs');
-    expect(read(join(s.root, 'violations'))).toBeUndefined();
+    const violations = join(s.root, 'violations');
+    await eventually(() => existsSync(violations) || ['p1', 'p2', 'p3'].every((id) => existsSync(join(s.root, `done-${id}`))), 60_000, 'three runs');
+    expect(read(violations)).toBeUndefined();
   });
 
   it('enforces the timeout in the worker and records it in the history', async () => {
