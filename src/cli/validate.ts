@@ -2,14 +2,12 @@
 // annotations for CI (CONTRACT §8).
 
 import kleur from 'kleur';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { diagnosticText as withHint } from '../core/diagnostics.js';
 import { EXIT } from '../core/errors.js';
 import { lint } from '../engine/lint.js';
 import { shownPath, validationReport } from '../engine/validation-report.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
-
-const withHint = (d: Diagnostic): string => (d.hint ? `${d.message} (${d.hint})` : d.message);
 
 // GitHub's workflow-command escaping for properties and messages.
 const ghData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');

@@ -2,10 +2,10 @@
 // hook list with merged settings, and every diagnostic found on the way.
 // An invalid file disables itself only; a missing file is silent.
 
-import { type Hook, type Layer, type Settings, mergeSettings } from '../core/config.js';
-import { normaliseHooksFile } from '../core/normalise.js';
+import { type Hook, type Layer, mergeSettings } from '../core/config.js';
 import type { Diagnostic, Warning } from '../core/diagnostics.js';
-import { HOOK_LEVEL_ERRORS, toWarning } from '../core/diagnostics.js';
+import { HOOK_LEVEL_ERRORS, diagnosticText, fromWarning, loadWarnings } from '../core/diagnostics.js';
+import type { ProjectTrust } from '../core/trust.js';
 import {
   SETTINGS_FILE_NAMES,
   configDirProblem,
@@ -17,15 +17,12 @@ import {
   shadowing,
   workspaceProblem,
 } from './locations.js';
-import type { ProjectTrust } from '../core/trust.js';
 import { NOT_TRUSTED, decideProjectTrust, switchTrust } from './project-trust.js';
-import type { JsonPath } from '../core/json.js';
-import type { RawHooksFile } from '../core/schema.js';
-import { type CachedFile, cacheDir, contentHash, readCache, writeCache } from './cache.js';
-import { type CachedTrust, isCachedFile, isCachedTrust } from './cache-shape.js';
-import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
+import { cacheDir, contentHash, readCache, writeCache } from './cache.js';
+import { type CachedTrust, isCachedTrust } from './cache-shape.js';
+import { UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
-import { fastYamlData } from './fast-yaml.js';
+import { type FileLoad, fileStart, loadHooksFile } from './hooks-file.js';
 
 export type { DiscoverOptions };
 
@@ -47,128 +44,26 @@ export interface LoadedConfig {
   /** Project hooks in file order, then global hooks in file order. */
   hooks: Hook[];
   /** Hooks left out for a bad regex, in the same order: `list` and `resolve` show them skipped. */
-  skippedHooks: Hook[];
+  skipped: SkippedHook[];
   settings: ReturnType<typeof mergeSettings>;
-  /** Every finding in both files (for validate and list). */
+  /**
+   * Every finding of the load, in order: where the config dir and workspace
+   * are, the trust decision, each hooks file read, the ids in both layers.
+   * Each names the hook it concerns (`hook`, `event`, `source`).
+   */
   diagnostics: Diagnostic[];
-  /** Load warnings: dormant or invalid sources, duplicate ids, skipped hooks... */
+  /** The same list as `fire`, `list` and `resolve` report it (loadWarnings in core/diagnostics.ts). */
   warnings: Warning[];
 }
 
-export interface FileLoad {
-  path: string;
-  /** The hooks to run: empty when the file is invalid. */
-  hooks: Hook[];
-  /** Every hook that passed the schema, valid file or not (for lint checks). */
-  lintHooks: Hook[];
-  /** Hooks left out for a bad regex (none when the file is invalid). */
-  skipped: Hook[];
-  settings: Partial<Settings>;
-  diagnostics: Diagnostic[];
-  valid: boolean;
-  /** Line and column of a data path in the file, for checks made after loading (read again with positions if need be). */
-  locator: () => Promise<Locate>;
+export interface SkippedHook {
+  hook: Hook;
+  /** The finding that left it out, as one line. */
+  reason: string;
 }
 
-type Locate = (path: JsonPath, at: 'key' | 'value') => Position;
-const fileStart: Locate = () => ({ line: 1, column: 1 });
-
-/**
- * Reads, parses, schema-checks and normalises one hooks file. With `cache`
- * (a cache dir), an unchanged file skips reading, parsing and the schema.
- */
-export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string; positioned?: boolean } = {}): Promise<FileLoad> {
-  const diagnostics: Diagnostic[] = [];
-  const fail = (code: Diagnostic['code'], message: string): FileLoad => {
-    diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], lintHooks: [], skipped: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
-  };
-  let text: string;
-  try {
-    text = readText(path);
-  } catch (e) {
-    if (e instanceof UnreadableFile) return fail('unreadable_file', `cannot read the file: ${e.message}`);
-    throw e;
-  }
-  const content = opts.cache ? contentHash(text) : '';
-  if (opts.cache) {
-    const hit = readCache(opts.cache, path, layer, content, isCachedFile);
-    if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, async () => fileStart, hit.raw ? normaliseOnce(hit.raw, layer, path) : undefined);
-  }
-  const quick = opts.positioned || path.endsWith('.json') ? undefined : await quickCheck(path, layer, text);
-  if (quick) {
-    if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw: quick.raw, diagnostics: [] });
-    return fromChecked(path, layer, quick.raw, [], async () => (await parseConfigText(path, text)).locate, quick.normalised);
-  }
-  const file = await parseConfigText(path, text);
-  for (const s of file.syntaxErrors) {
-    diagnostics.push({ path, ...s.position, severity: 'error', code: 'syntax_error', message: s.message, ...(s.hint ? { hint: s.hint } : path.endsWith('.json') ? { hint: 'fix the JSON syntax' } : {}) });
-  }
-  let raw: RawHooksFile | null = null;
-  let normalised: ReturnType<typeof normaliseHooksFile> | undefined;
-  const findings: Diagnostic[] = [];
-  if (file.data !== undefined) {
-    if (file.data !== null && (typeof file.data !== 'object' || Array.isArray(file.data))) {
-      diagnostics.push({ path, line: 1, column: 1, severity: 'error', code: 'invalid_type', message: 'a hooks file must be a mapping with a `hooks:` list' });
-    } else {
-      const { checkHooksFile } = await import('../core/schema.js');
-      const data = dropNullSections(file.data as Record<string, unknown> | null);
-      const checked = checkHooksFile(data);
-      for (const f of checked.findings) {
-        diagnostics.push({ path, ...file.locate(f.path, f.at), severity: 'error', code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}) });
-      }
-      raw = checked.value;
-      normalised = normaliseHooksFile(raw, layer, path);
-      for (const f of normalised.findings) {
-        findings.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
-      }
-    }
-  }
-  const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
-  if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw, diagnostics: all });
-  return fromChecked(path, layer, raw, all, async () => file.locate, normalised);
-}
-
-/**
- * The fast path (fast-yaml.ts): the checked data of a YAML file that js-yaml
- * reads and that has no finding at all; undefined sends the file to the
- * positioned read, which reports every problem where it is.
- */
-async function quickCheck(path: string, layer: Layer, text: string): Promise<{ raw: RawHooksFile; normalised: ReturnType<typeof normaliseHooksFile> } | undefined> {
-  const read = await fastYamlData(text);
-  if (!read || (read.data !== null && (typeof read.data !== 'object' || Array.isArray(read.data)))) return undefined;
-  const { checkHooksFile } = await import('../core/schema.js');
-  const checked = checkHooksFile(dropNullSections(read.data as Record<string, unknown> | null));
-  if (checked.findings.length > 0 || !checked.value) return undefined;
-  const normalised = normaliseHooksFile(checked.value, layer, path);
-  return normalised.findings.length > 0 ? undefined : { raw: checked.value, normalised };
-}
-
-// A long-lived process (serve, the API) gets the same cached data object on
-// every hit while the file is unchanged (cache.ts): normalise it once.
-const normalisedByRaw = new WeakMap<RawHooksFile, ReturnType<typeof normaliseHooksFile>>();
-function normaliseOnce(raw: RawHooksFile, layer: Layer, path: string): ReturnType<typeof normaliseHooksFile> {
-  let result = normalisedByRaw.get(raw);
-  if (!result) normalisedByRaw.set(raw, (result = normaliseHooksFile(raw, layer, path)));
-  return result;
-}
-
-/** The load result from schema-checked data and its diagnostics (fresh or cached). */
-function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locator: FileLoad['locator'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
-  const { hooks, skipped, settings } = normalised ?? { hooks: [], skipped: [], settings: {} };
-  const valid = !diagnostics.some((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
-  return valid
-    ? { path, hooks, lintHooks: hooks, skipped, settings, diagnostics, valid, locator }
-    : { path, hooks: [], lintHooks: hooks, skipped: [], settings: {}, diagnostics, valid, locator };
-}
-
-// `hooks:` with nothing after it is null in YAML; read it as "no hooks".
-function dropNullSections(data: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!data) return data;
-  const out = { ...data };
-  for (const key of ['hooks', 'settings']) if (out[key] === null) delete out[key];
-  return out;
-}
+// Read one file at a time by `validate FILE`, `trust` and the drain.
+export { type FileLoad, loadHooksFile } from './hooks-file.js';
 
 /** project.hooks_enabled from the user settings file; false when absent or unreadable. */
 export async function settingsTrust(configDir: string, warnings: Warning[], cache?: string): Promise<boolean> {
@@ -205,105 +100,156 @@ async function readTrust(path: string, text: string): Promise<CachedTrust> {
   }
 }
 
-export async function loadConfig(opts: DiscoverOptions & { cache?: boolean }): Promise<LoadedConfig> {
-  const { configDir, globalPath, projectPath } = discover(opts);
-  const fileOpts = opts.cache ? { cache: cacheDir(configDir) } : {};
-  const warnings: Warning[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const sources: Source[] = [];
-  const sameFile = globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
-  const dirProblem = globalPath ? undefined : configDirProblem(opts);
-  if (dirProblem) warnings.push({ code: 'config_dir_not_found', path: configDir, message: dirProblem });
-  const workspaceMissing = workspaceProblem(opts);
-  if (workspaceMissing) warnings.push({ code: 'workspace_not_found', path: opts.workspace, message: workspaceMissing });
-  const trust = projectPath && !sameFile
-    ? await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, fileOpts.cache) }, warnings)
-    : (switchTrust(opts) ?? NOT_TRUSTED);
-  const enabled = trust.trusted;
+/** What `loadConfig` reads and checks. */
+export interface LoadOptions extends DiscoverOptions {
+  /** Reuse the parsed files in the runtime cache (`fire`, `serve`). */
+  cache?: boolean;
+  /** Also check what the hooks name on disk, and place cross-file findings (`list`, `resolve`): see hook-checks.ts. */
+  checkFiles?: boolean;
+}
 
-  let global: FileLoad | undefined;
-  if (globalPath) {
-    global = await loadHooksFile(globalPath, 'global', fileOpts);
-    diagnostics.push(...global.diagnostics);
-    sources.push({ layer: 'global', path: globalPath, state: global.valid ? 'loaded' : 'invalid' });
-    if (!global.valid) warnings.push(invalidWarning('hooks_config_invalid', 'global', global));
-  } else {
-    sources.push({ layer: 'global', path: `${globalHooksDir(configDir)}/hooks.yaml`, state: 'missing' });
-  }
-
-  let project: FileLoad | undefined;
-  if (!projectPath) {
-    sources.push({ layer: 'project', path: `${projectHooksDir(opts.workspace)}/hooks.yaml`, state: 'missing' });
-  } else if (sameFile) {
-    sources.push({ layer: 'project', path: projectPath, state: 'same-file' });
-  } else if (!enabled) {
-    sources.push({ layer: 'project', path: projectPath, state: 'dormant' });
-    if (!warnings.some((w) => w.code === 'project_hooks_changed')) warnings.push(dormantWarning(projectPath, trust, configDir));
-  } else {
-    project = await loadHooksFile(projectPath, 'project', fileOpts);
-    diagnostics.push(...project.diagnostics);
-    sources.push({ layer: 'project', path: projectPath, state: project.valid ? 'loaded' : 'invalid' });
-    if (!project.valid) warnings.push(invalidWarning('project_hooks_config_invalid', 'project', project));
-  }
-
-  for (const path of [globalPath, projectPath]) {
-    for (const shadowed of (path && shadowing(path)?.shadowed) || []) warnings.push({ code: 'shadowed_file', path: shadowed, message: shadowedMessage(shadowed, path!) });
-  }
-  const hooks = [...(project?.hooks ?? []), ...(global?.hooks ?? [])];
-  for (const [file, layer] of [[project, 'project'], [global, 'global']] as const) {
-    if (file?.valid) warnings.push(...file.diagnostics.filter((d) => d.severity === 'warning' || HOOK_LEVEL_ERRORS.has(d.code)).map((d) => loadWarning(d, layer)));
-  }
-  if (project && global) {
-    const globalIds = new Map(global.hooks.map((h) => [h.id, h]));
-    for (const h of project.hooks) {
-      const twin = globalIds.get(h.id);
-      if (!twin) continue;
-      warnings.push({
-        code: 'duplicate_hook_id',
-        hook: h.id,
-        event: h.event,
-        path: project.path,
-        message: `hook id "${h.id}" is defined in both ${project.path} and ${global.path}; both run, the project one first`,
-      });
-    }
-  }
+export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
+  const found = discover(opts);
+  const cache = opts.cache ? cacheDir(found.configDir) : undefined;
+  const read: ReadOptions = { ...(cache ? { cache } : {}), ...(opts.checkFiles ? { checks: { workspace: opts.workspace, configDir: found.configDir } } : {}) };
+  const sameFile = isSameFile(found);
+  const diagnostics = locationDiagnostics(opts, found);
+  const trust = await projectTrustOf(opts, found, sameFile, diagnostics, cache);
+  if (found.projectPath && !sameFile && !trust.trusted && !diagnostics.some((d) => d.code === 'project_hooks_changed')) diagnostics.push(dormantDiagnostic(found.projectPath, trust, found.configDir));
+  diagnostics.push(...shadowDiagnostics([found.globalPath, found.projectPath]));
+  const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
+  const project = found.projectPath && !sameFile && trust.trusted ? await readLayer(found.projectPath, 'project', read) : undefined;
+  diagnostics.push(...(global?.diagnostics ?? []), ...(project?.diagnostics ?? []), ...(await duplicateIds(project?.file, global?.file, read.checks !== undefined)));
   return {
-    configDir,
+    configDir: found.configDir,
     workspace: opts.workspace,
-    projectHooksEnabled: enabled,
+    projectHooksEnabled: trust.trusted,
     projectTrust: trust,
-    sources,
-    hooks,
-    skippedHooks: [...(project?.skipped ?? []), ...(global?.skipped ?? [])],
-    settings: mergeSettings(project?.settings, global?.settings),
+    sources: [globalSource(found, global?.file), projectSource(opts.workspace, found, sameFile, project?.file)],
+    hooks: [...(project?.file.hooks ?? []), ...(global?.file.hooks ?? [])],
+    skipped: [...skippedOf(project), ...skippedOf(global)],
+    settings: mergeSettings(project?.file.settings, global?.file.settings),
     diagnostics,
-    warnings,
+    warnings: loadWarnings(diagnostics),
   };
 }
 
-/** A hook left out by a hook-level error is, at run time, a skipped hook; its layer goes with it (for --fail-closed). */
-function loadWarning(d: Diagnostic, layer: Layer): Warning {
-  const w = toWarning(d);
-  return HOOK_LEVEL_ERRORS.has(d.code) || d.code === 'hook_skipped' ? { ...w, code: 'hook_skipped', source: layer } : w;
+/**
+ * `validate`'s load: the same reading and checks as `loadConfig` with
+ * `checkFiles`, of both discovered hooks files whatever the trust (linting
+ * runs nothing), so no trust is decided and nothing is dormant.
+ */
+export async function lintConfig(opts: DiscoverOptions): Promise<{ configDir: string; files: string[]; diagnostics: Diagnostic[] }> {
+  const found = discover(opts);
+  const read: ReadOptions = { checks: { workspace: opts.workspace, configDir: found.configDir } };
+  const diagnostics = [...locationDiagnostics(opts, found), ...shadowDiagnostics([found.globalPath, found.projectPath])];
+  const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
+  const project = found.projectPath && !isSameFile(found) ? await readLayer(found.projectPath, 'project', read) : undefined;
+  diagnostics.push(...(global?.diagnostics ?? []), ...(project?.diagnostics ?? []), ...(await duplicateIds(project?.file, global?.file, true)));
+  const files = [global, project].flatMap((layer) => (layer ? [layer.file.path] : []));
+  return { configDir: found.configDir, files, diagnostics };
 }
 
-function dormantWarning(projectPath: string, trust: ProjectTrust, configDir: string): Warning {
+interface ReadOptions {
+  cache?: string;
+  /** With the checks of hook-checks.ts, in this workspace and config dir. */
+  checks?: { workspace: string; configDir: string };
+}
+
+interface LayerLoad {
+  file: FileLoad;
+  /** The file's findings and its checks, in position order, each with its layer. */
+  diagnostics: Diagnostic[];
+}
+
+async function readLayer(path: string, layer: Layer, read: ReadOptions): Promise<LayerLoad> {
+  const file = await loadHooksFile(path, layer, read.cache ? { cache: read.cache } : {});
+  const checked = read.checks ? await (await import('./hook-checks.js')).hookFileDiagnostics(file, { ...read.checks, layer }) : [];
+  const diagnostics = [...file.diagnostics, ...checked].sort(byPosition).map((d) => ({ ...d, source: layer }));
+  return { file, diagnostics };
+}
+
+/** One hooks file read as `validate FILE` reads it: its findings and the checks of hook-checks.ts. */
+export async function lintHooksFile(path: string, layer: Layer, checks: { workspace: string; configDir: string }): Promise<Diagnostic[]> {
+  return (await readLayer(path, layer, { checks })).diagnostics;
+}
+
+const byPosition = (a: Diagnostic, b: Diagnostic): number => a.line - b.line || a.column - b.column;
+
+const isSameFile = (found: Discovered): boolean => found.globalPath !== undefined && found.projectPath !== undefined && samePhysicalFile(found.globalPath, found.projectPath);
+
+type Discovered = ReturnType<typeof discover>;
+
+/** A mistyped --config-dir or --cwd: said, since nothing would load from there. */
+function locationDiagnostics(opts: DiscoverOptions, found: Discovered): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const dirProblem = found.globalPath ? undefined : configDirProblem(opts);
+  if (dirProblem) problems.push({ path: found.configDir, line: 1, column: 1, severity: 'warning', code: 'config_dir_not_found', message: dirProblem });
+  const workspaceMissing = workspaceProblem(opts);
+  if (workspaceMissing) problems.push({ path: opts.workspace, line: 1, column: 1, severity: 'warning', code: 'workspace_not_found', message: workspaceMissing });
+  return problems;
+}
+
+/** Whether the project layer loads (project-trust.ts), with the problems met on the way. */
+async function projectTrustOf(opts: DiscoverOptions, found: Discovered, sameFile: boolean, diagnostics: Diagnostic[], cache: string | undefined): Promise<ProjectTrust> {
+  if (!found.projectPath || sameFile) return switchTrust(opts) ?? NOT_TRUSTED;
+  const { configDir } = found;
+  const warnings: Warning[] = [];
+  const trust = await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath: found.projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, cache) }, warnings);
+  diagnostics.push(...warnings.map(fromWarning));
+  return trust;
+}
+
+/** A `shadowed_file` warning for each hooks file that loses to a sibling of the same layer, once when both layers name one file. */
+export function shadowDiagnostics(paths: readonly (string | undefined)[]): Diagnostic[] {
+  return [...new Set(paths)].flatMap((path) => {
+    const s = path ? shadowing(path) : undefined;
+    return (s?.shadowed ?? []).map((p): Diagnostic => ({ path: p, line: 1, column: 1, severity: 'warning', code: 'shadowed_file', message: shadowedMessage(p, s!.winner) }));
+  });
+}
+
+/** Hook ids in both layers: both run, the project one first (CONTRACT §2). */
+async function duplicateIds(project: FileLoad | undefined, global: FileLoad | undefined, positioned: boolean): Promise<Diagnostic[]> {
+  if (!project || !global) return [];
+  const globalIds = new Set(global.hooks.map((h) => h.id));
+  const twins = project.hooks.filter((h) => globalIds.has(h.id));
+  // Placing them costs a YAML parse of a file read by the fast path: not for `fire`, which shows no position.
+  const locate = positioned && twins.length > 0 ? await project.locator() : fileStart;
+  return twins.map((h) => ({
+    path: project.path,
+    ...locate(['hooks', h.index, 'id'], 'value'),
+    severity: 'warning',
+    code: 'duplicate_hook_id',
+    message: `hook id "${h.id}" is defined in both ${project.path} and ${global.path}; both run, the project one first`,
+    hook: h.id,
+    event: h.event,
+    source: 'project',
+  }));
+}
+
+function globalSource(found: Discovered, file: FileLoad | undefined): Source {
+  if (!found.globalPath) return { layer: 'global', path: `${globalHooksDir(found.configDir)}/hooks.yaml`, state: 'missing' };
+  return { layer: 'global', path: found.globalPath, state: file?.valid ? 'loaded' : 'invalid' };
+}
+
+function projectSource(workspace: string, found: Discovered, sameFile: boolean, file: FileLoad | undefined): Source {
+  if (!found.projectPath) return { layer: 'project', path: `${projectHooksDir(workspace)}/hooks.yaml`, state: 'missing' };
+  const state = sameFile ? 'same-file' : !file ? 'dormant' : file.valid ? 'loaded' : 'invalid';
+  return { layer: 'project', path: found.projectPath, state };
+}
+
+/** The hooks a hook-level error left out, each with that error's text. */
+function skippedOf(layer: LayerLoad | undefined): SkippedHook[] {
+  if (!layer) return [];
+  return layer.file.skipped.map((hook) => {
+    const why = layer.diagnostics.find((d) => d.hook === hook.id && (HOOK_LEVEL_ERRORS.has(d.code) || d.code === 'hook_skipped'));
+    return { hook, reason: why ? diagnosticText(why) : `hook "${hook.id}" is left out: a regex of its match does not compile` };
+  });
+}
+
+function dormantDiagnostic(projectPath: string, trust: ProjectTrust, configDir: string): Diagnostic {
   const why = trust.rule === 'none'
     ? `this workspace is not trusted (run \`chrys-hooks trust\` to review and trust its hooks, or use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`
     : `project hooks are turned off by ${trust.detail}`;
-  return { code: 'project_hooks_dormant', path: projectPath, message: `project hooks file ${projectPath} is not loaded: ${why}` };
-}
-
-function invalidWarning(code: 'hooks_config_invalid' | 'project_hooks_config_invalid', layer: Layer, file: FileLoad): Warning {
-  // The headline names an error that turned the file off, not one that leaves out a single hook.
-  const errors = file.diagnostics.filter((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
-  const first = errors[0]!;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-  return {
-    code,
-    path: file.path,
-    line: first.line,
-    column: first.column,
-    message: `${layer} hooks file ${file.path} is invalid and was not loaded: ${first.line}:${first.column} [${first.code}] ${first.message}${first.hint ? ` (${first.hint})` : ''}${more}; run \`chrys-hooks validate ${file.path}\``,
-  };
+  return { path: projectPath, line: 1, column: 1, severity: 'warning', code: 'project_hooks_dormant', message: `project hooks file ${projectPath} is not loaded: ${why}` };
 }

@@ -1,6 +1,7 @@
 // One diagnostics list shared by `validate`, `list`, `resolve` and `fire`.
 // Codes are part of the external contract (CONTRACT.md §2, §5, §7).
 
+import type { Layer } from './config.js';
 import type { JsonPath } from './json.js';
 
 export type Severity = 'error' | 'warning';
@@ -87,6 +88,8 @@ export interface Diagnostic {
   hook?: string;
   /** The event of the hook concerned, so `fire` reports only what affects its event. */
   event?: string;
+  /** The layer of the hooks file it was found in (absent for findings about no hooks file). */
+  source?: Layer;
 }
 
 /** A warning as it appears in `fire`, `list` and `resolve` output. */
@@ -125,12 +128,73 @@ export const FIRE_LOAD_WARNINGS: ReadonlySet<DiagnosticCode> = new Set([
  */
 export const HOOK_LEVEL_ERRORS: ReadonlySet<DiagnosticCode> = new Set(['invalid_regex']);
 
+/** The message with its hint, as one line. */
+export const diagnosticText = (d: Diagnostic): string => (d.hint ? `${d.message} (${d.hint})` : d.message);
+
 export const toWarning = (d: Diagnostic): Warning => ({
   code: d.code,
-  message: d.hint ? `${d.message} (${d.hint})` : d.message,
+  message: diagnosticText(d),
   path: d.path,
   line: d.line,
   column: d.column,
   ...(d.hook === undefined ? {} : { hook: d.hook }),
   ...(d.event === undefined ? {} : { event: d.event }),
+  ...(d.source === undefined ? {} : { source: d.source }),
 });
+
+/** A warning of a helper that reports warnings, as an entry of the load's list: placed at the start of the file it names. */
+export const fromWarning = (w: Warning): Diagnostic => ({
+  path: w.path ?? '',
+  line: w.line ?? 1,
+  column: w.column ?? 1,
+  severity: 'warning',
+  code: w.code,
+  message: w.message,
+  ...(w.hook === undefined ? {} : { hook: w.hook }),
+  ...(w.event === undefined ? {} : { event: w.event }),
+  ...(w.source === undefined ? {} : { source: w.source }),
+});
+
+/** An error that turns its whole hooks file off. */
+export const turnsFileOff = (d: Diagnostic): boolean => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code);
+
+/**
+ * The load's diagnostics as `fire`, `list` and `resolve` report them, one
+ * warning each, in order, except that a hooks file an error turned off is
+ * one `hooks_config_invalid` (or `project_hooks_config_invalid`) warning in
+ * place of its findings, and an error that leaves out one hook is that
+ * hook's `hook_skipped`.
+ */
+export function loadWarnings(diagnostics: readonly Diagnostic[]): Warning[] {
+  const offFiles = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) if (d.source !== undefined && turnsFileOff(d)) offFiles.set(d.path, [...(offFiles.get(d.path) ?? []), d]);
+  const summarised = new Set<string>();
+  const warnings: Warning[] = [];
+  for (const d of diagnostics) {
+    const errors = offFiles.get(d.path);
+    if (!errors) warnings.push(runtimeWarning(d));
+    else if (!summarised.has(d.path)) {
+      summarised.add(d.path);
+      warnings.push(invalidFileWarning(errors));
+    }
+  }
+  return warnings;
+}
+
+/** A hook left out by a hook-level error is, at run time, a skipped hook. */
+const runtimeWarning = (d: Diagnostic): Warning => (HOOK_LEVEL_ERRORS.has(d.code) ? { ...toWarning(d), code: 'hook_skipped' } : toWarning(d));
+
+/** The headline names the first error that turned the file off, with a count of the others. */
+function invalidFileWarning(errors: readonly Diagnostic[]): Warning {
+  const first = errors[0]!;
+  const layer = first.source ?? 'global';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return {
+    code: layer === 'project' ? 'project_hooks_config_invalid' : 'hooks_config_invalid',
+    path: first.path,
+    line: first.line,
+    column: first.column,
+    message: `${layer} hooks file ${first.path} is invalid and was not loaded: ${first.line}:${first.column} [${first.code}] ${diagnosticText(first)}${more}; run \`chrys-hooks validate ${first.path}\``,
+    source: layer,
+  };
+}

@@ -46,7 +46,7 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
   const parsed = input !== undefined || opts.event !== undefined ? parseEnvelope(input ?? '', opts.event) : undefined;
   const envelopeCwd = typeof parsed?.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
-  const config = await loadConfig({ ...opts, workspace });
+  const config = await loadConfig({ ...opts, workspace, checkFiles: true });
   const base = {
     config_dir: config.configDir,
     workspace,
@@ -92,8 +92,8 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
     else hooks.push(entry(hook, 'run', null));
   }
   for (const hook of plan.disabled) hooks.push(entry(hook, 'disabled', 'enabled: false'));
-  for (const hook of config.skippedHooks) {
-    if (hook.event === parsed.event) hooks.push(entry(hook, 'skipped', skippedReason(hook, config.warnings)));
+  for (const { hook, reason } of config.skipped) {
+    if (hook.event === parsed.event) hooks.push(entry(hook, 'skipped', reason));
   }
   hooks.sort((a, b) => phaseRank(a) - phaseRank(b) || byFileOrder(hookOf.get(a)!, hookOf.get(b)!));
   return { ...base, plan: { event: parsed.event, hooks } };
@@ -103,9 +103,6 @@ const phaseRank = (h: PlannedHook): number => (h.phase === 'blocking' ? 0 : 1);
 
 /** Project hooks before global ones, each in file order: the chain's order. */
 const byFileOrder = (a: Hook, b: Hook): number => (a.source === b.source ? a.index - b.index : a.source === 'project' ? -1 : 1);
-
-const skippedReason = (hook: Hook, warnings: readonly Warning[]): string =>
-  warnings.find((w) => w.code === 'hook_skipped' && w.hook === hook.id && w.path === hook.file)?.message ?? `hook "${hook.id}" is left out: a regex of its match does not compile`;
 
 export interface ListedHook {
   position: number;
@@ -125,9 +122,9 @@ export interface ListedHook {
 }
 
 export async function listHooks(opts: GlobalOptions & { event?: EventName; stats?: boolean }): Promise<{ config: LoadedConfig; hooks: ListedHook[] }> {
-  const config = await loadConfig({ ...opts, workspace: workspaceOf(opts) });
-  const skipped = new Set(config.skippedHooks);
-  const selected = [...config.hooks, ...config.skippedHooks].sort(byFileOrder).filter((h) => opts.event === undefined || h.event === opts.event);
+  const config = await loadConfig({ ...opts, workspace: workspaceOf(opts), checkFiles: true });
+  const skipped = new Map(config.skipped.map((s) => [s.hook, s.reason]));
+  const selected = [...config.hooks, ...skipped.keys()].sort(byFileOrder).filter((h) => opts.event === undefined || h.event === opts.event);
   // For one event, the chain's run order (blocking phase first); otherwise project then global, in file order.
   const ordered = opts.event === undefined ? selected : [...selected.filter((h) => h.execution.mode === 'blocking'), ...selected.filter((h) => h.execution.mode !== 'blocking')];
   const hooks = ordered.map((h, i): ListedHook => {
@@ -143,7 +140,7 @@ export async function listHooks(opts: GlobalOptions & { event?: EventName; stats
       match: describeMatch(h.match),
       description: h.description,
       last_run: last ? { status: last.status, at: last.at, session_id: last.session_id } : null,
-      skipped: skipped.has(h) ? skippedReason(h, config.warnings) : null,
+      skipped: skipped.get(h) ?? null,
       ...(opts.stats ? { stats: hookStats(config.configDir, h) } : {}),
     };
   });

@@ -1,6 +1,7 @@
 // validate, list and resolve through the built binary (CONTRACT §2, §8).
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS, flagName } from '../../src/cli/spec.js';
 import { hookYaml, useSandbox } from '../helpers/sandbox.js';
@@ -142,14 +143,51 @@ describe('validate', () => {
     expect(r.stderr).toContain('xml');
   });
 
-  it('shows an unreadable file instead of crashing (when not root)', async () => {
+  // A named pipe cannot be read as a file by anyone, root included (CI runs as root).
+  it('shows an unreadable file (a named pipe) instead of crashing or hanging, in validate and in fire', async () => {
     const s = sandbox();
-    const file = s.write('hooks.yaml', GOOD);
-    chmodSync(file, 0o000);
+    const file = join(s.configDir, 'hooks', 'hooks.yaml');
+    mkdirSync(dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
     const r = await s.run(['validate', file, '--format', 'json']);
-    const codes = JSON.parse(r.stdout).diagnostics.map((d: any) => d.code);
-    // root reads anything; everyone else gets unreadable_file
-    expect(codes).toEqual(process.getuid?.() === 0 ? [] : ['unreadable_file']);
+    expect(JSON.parse(r.stdout).diagnostics).toMatchObject([{ code: 'unreadable_file', severity: 'error', message: expect.stringContaining('named pipe') }]);
+    expect(r.exitCode).toBe(1);
+    const { decision } = await s.fire({ event: 'session_start' });
+    expect(decision.warnings).toMatchObject([{ code: 'hooks_config_invalid', path: file }]);
+  });
+});
+
+describe('one diagnostics list for validate, list, resolve and fire', () => {
+  // A hook whose id is in both layers, each copy naming a script that does not exist.
+  const twin = (event = 'session_start'): string => `hooks:\n${hookYaml({ id: 'twin', event, run: 'type: script\npath: gone.sh' })}\n`;
+  const keys = (s: ReturnType<typeof sandbox>, found: { code: string; path?: string; hook?: string }[]): string[] =>
+    found.map((d) => `${d.code} ${d.path === undefined ? '-' : resolvePath(s.workspace, d.path)} ${d.hook ?? '-'}`).sort();
+
+  it('reports a missing script and a duplicate id alike in every command', async () => {
+    const s = sandbox();
+    const global = s.globalHooks(twin());
+    const project = s.projectHooks(twin());
+    const expected = [`duplicate_hook_id ${project} twin`, `script_not_found ${global} twin`, `script_not_found ${project} twin`];
+    const validated = JSON.parse((await s.run(['validate', '--format', 'json'])).stdout);
+    expect(keys(s, validated.diagnostics)).toEqual(expected);
+    const listed = JSON.parse((await s.run(['list', '--json', '--project-hooks'])).stdout);
+    expect(keys(s, listed.warnings)).toEqual(expected);
+    const resolved = JSON.parse((await s.run(['resolve', '--json', '--project-hooks'])).stdout);
+    expect(keys(s, resolved.warnings)).toEqual(expected);
+    // fire reports the load warnings that change what a firing does (CONTRACT §7): the duplicate, not the lint finding.
+    const { decision } = await s.fire({ event: 'session_start' }, ['--project-hooks']);
+    expect(keys(s, decision.warnings.filter((w: any) => w.code !== 'hook_failed'))).toEqual([`duplicate_hook_id ${project} twin`]);
+  });
+
+  it('lets fire, and only fire, leave out what concerns another event', async () => {
+    const s = sandbox();
+    s.globalHooks(twin('session_end'));
+    const project = s.projectHooks(twin('session_end'));
+    const { decision } = await s.fire({ event: 'session_start' }, ['--project-hooks']);
+    expect(decision.warnings).toEqual([]);
+    const listed = JSON.parse((await s.run(['list', '--json', '--project-hooks', '--event', 'session_start'])).stdout);
+    expect(listed.hooks).toEqual([]);
+    expect(keys(s, listed.warnings)).toContain(`duplicate_hook_id ${project} twin`);
   });
 });
 
@@ -234,7 +272,8 @@ describe('resolve', () => {
 
   it('explains the plan for an envelope: argv, cwd, env, or why not', async () => {
     const s = sandbox();
-    s.globalScript('check.py', 'print(1)');
+    const ranMarker = join(s.configDir, 'hooks', 'scripts', 'ran');
+    s.globalScript('check.py', "import os\nopen(os.path.join(os.path.dirname(__file__), 'ran'), 'w').close()\n");
     s.globalHooks(`hooks:
 ${hookYaml({ id: 'runs', run: 'type: script\npath: scripts/check.py\nargs: ["--strict"]\nenv: { MODE: "${session_id}" }', match: 'tool_name: write_file' })}
 ${hookYaml({ id: 'wrong-tool', run: 'type: command\nargv: ["true"]', match: 'tool_name: edit_file' })}
@@ -255,7 +294,10 @@ ${hookYaml({ id: 'bad-re', run: 'type: command\nargv: ["true"]', match: "args:\n
     expect(byId.off).toMatchObject({ verdict: 'disabled' });
     expect(byId['bad-re']).toMatchObject({ verdict: 'skipped', reason: expect.stringContaining('regex `(?<` is invalid') });
     expect(plan.hooks.map((h: any) => h.phase)).toEqual(['blocking', 'blocking', 'blocking', 'blocking', 'non_blocking']);
-    expect(r.stdout).not.toContain('"ran"');
+    // It plans the hook that would run without running it: the script leaves no marker, the history no run.
+    expect(existsSync(ranMarker)).toBe(false);
+    const listed = JSON.parse((await s.run(['list', '--json'])).stdout);
+    expect(listed.hooks.find((h: any) => h.id === 'runs').last_run).toBeNull();
   });
 
   it('runs nothing', async () => {
