@@ -74,7 +74,7 @@ async function rounds(group, settle) {
     }
   }
 }
-const workersRunning = () => spawnSync('pgrep', ['-f', `${BIN} __worker`]).status === 0;
+const workersRunning = () => spawnSync('pgrep', ['-f', resolve('dist/worker.js')]).status === 0;
 
 process.stderr.write(`one-shot cases, ${RUNS} rounds...\n`);
 await rounds(cases);

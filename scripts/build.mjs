@@ -1,8 +1,9 @@
-// Bundles the CLI (dist/cli.js) and the in-process API (dist/api.js) into
-// dist/ with esbuild, sharing chunks. Code splitting keeps what `fire` does
-// not always need (yaml, zod, the other commands) in chunks that load only on
-// demand; see README "Performance" for the measurements behind this. The
-// API's type declarations go to dist/types/ (tsc).
+// Bundles the CLI (dist/cli.js), the in-process API (dist/api.js) and the
+// detached worker `fire` starts (dist/worker.js) into dist/ with esbuild,
+// sharing chunks. Code splitting keeps what `fire` does not always need (yaml,
+// zod, the other commands) in chunks that load only on demand; see README
+// "Performance" for the measurements behind this. The API's type declarations
+// go to dist/types/ (tsc).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,7 @@ const builtinsByRequire = {
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/index.ts', api: 'src/api/index.ts' },
+  entryPoints: { cli: 'src/cli/index.ts', api: 'src/api/index.ts', worker: 'src/engine/worker-main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

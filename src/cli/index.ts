@@ -9,11 +9,7 @@ import { emit, reportError } from './output.js';
 
 const argv = process.argv.slice(2);
 const fast = parseFastFire(argv);
-if (argv[0] === '__worker' && argv[1]) {
-  // Internal: the detached worker `fire` starts for non-blocking hooks.
-  const { runWorker } = await import('../engine/worker.js');
-  await runWorker(argv[1]);
-} else if (fast) {
+if (fast) {
   try {
     const { runFire } = await import('./fire.js');
     process.exitCode = emit(await runFire([], fast, globalsFrom(fast)));

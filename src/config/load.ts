@@ -12,12 +12,11 @@ import {
   findFirst,
   globalHooksDir,
   projectHooksDir,
-  samePhysicalFile,
   shadowedMessage,
   shadowing,
   workspaceProblem,
 } from './locations.js';
-import { NOT_TRUSTED, decideProjectTrust, switchTrust } from './project-trust.js';
+import { decideProjectLayer, sameHooksFile } from './project-trust.js';
 import { cacheDir, contentHash, readCache, writeCache } from './cache.js';
 import { type CachedTrust, isCachedTrust } from './cache-shape.js';
 import { UnreadableFile, parseConfigText, readText } from './read.js';
@@ -112,9 +111,8 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const found = discover(opts);
   const cache = opts.cache ? cacheDir(found.configDir) : undefined;
   const read: ReadOptions = { ...(cache ? { cache } : {}), ...(opts.checkFiles ? { checks: { workspace: opts.workspace, configDir: found.configDir } } : {}) };
-  const sameFile = isSameFile(found);
   const diagnostics = locationDiagnostics(opts, found);
-  const trust = await projectTrustOf(opts, found, sameFile, diagnostics, cache);
+  const { sameFile, trust } = await projectLayerOf(opts, found, diagnostics, cache);
   if (found.projectPath && !sameFile && !trust.trusted && !diagnostics.some((d) => d.code === 'project_hooks_changed')) diagnostics.push(dormantDiagnostic(found.projectPath, trust, found.configDir));
   diagnostics.push(...shadowDiagnostics([found.globalPath, found.projectPath]));
   const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
@@ -144,7 +142,7 @@ export async function lintConfig(opts: DiscoverOptions): Promise<{ configDir: st
   const read: ReadOptions = { checks: { workspace: opts.workspace, configDir: found.configDir } };
   const diagnostics = [...locationDiagnostics(opts, found), ...shadowDiagnostics([found.globalPath, found.projectPath])];
   const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
-  const project = found.projectPath && !isSameFile(found) ? await readLayer(found.projectPath, 'project', read) : undefined;
+  const project = found.projectPath && !sameHooksFile(found.globalPath, found.projectPath) ? await readLayer(found.projectPath, 'project', read) : undefined;
   diagnostics.push(...(global?.diagnostics ?? []), ...(project?.diagnostics ?? []), ...(await duplicateIds(project?.file, global?.file, true)));
   const files = [global, project].flatMap((layer) => (layer ? [layer.file.path] : []));
   return { configDir: found.configDir, files, diagnostics };
@@ -176,8 +174,6 @@ export async function lintHooksFile(path: string, layer: Layer, checks: { worksp
 
 const byPosition = (a: Diagnostic, b: Diagnostic): number => a.line - b.line || a.column - b.column;
 
-const isSameFile = (found: Discovered): boolean => found.globalPath !== undefined && found.projectPath !== undefined && samePhysicalFile(found.globalPath, found.projectPath);
-
 type Discovered = ReturnType<typeof discover>;
 
 /** A mistyped --config-dir or --cwd: said, since nothing would load from there. */
@@ -190,14 +186,14 @@ function locationDiagnostics(opts: DiscoverOptions, found: Discovered): Diagnost
   return problems;
 }
 
-/** Whether the project layer loads (project-trust.ts), with the problems met on the way. */
-async function projectTrustOf(opts: DiscoverOptions, found: Discovered, sameFile: boolean, diagnostics: Diagnostic[], cache: string | undefined): Promise<ProjectTrust> {
-  if (!found.projectPath || sameFile) return switchTrust(opts) ?? NOT_TRUSTED;
-  const { configDir } = found;
+/** The same-file check and the trust decision, made by the one function the drain also uses. */
+async function projectLayerOf(opts: DiscoverOptions, found: Discovered, diagnostics: Diagnostic[], cache: string | undefined): Promise<{ sameFile: boolean; trust: ProjectTrust }> {
+  const { configDir, globalPath, projectPath } = found;
   const warnings: Warning[] = [];
-  const trust = await decideProjectTrust(opts, { configDir, workspace: opts.workspace, projectPath: found.projectPath, settingsEnabled: () => settingsTrust(configDir, warnings, cache) }, warnings);
+  const settingsEnabled = (): Promise<boolean> => settingsTrust(configDir, warnings, cache);
+  const layer = await decideProjectLayer(opts, { configDir, workspace: opts.workspace, ...(globalPath ? { globalPath } : {}), ...(projectPath ? { projectPath } : {}), settingsEnabled }, warnings);
   diagnostics.push(...warnings.map(fromWarning));
-  return trust;
+  return layer;
 }
 
 /** A `shadowed_file` warning for each hooks file that loses to a sibling of the same layer, once when both layers name one file. */

@@ -4,10 +4,10 @@
 // trust record `chrys-hooks trust` wrote for this workspace's real path,
 // valid while none of the recorded files changed.
 
-import { dirname, relative } from 'node:path';
+import { relative } from 'node:path';
 import type { Warning } from '../core/diagnostics.js';
 import { type ProjectTrust, type TrustDiff, describeDiff, diffTrusted, isEmptyDiff } from '../core/trust.js';
-import { type GlobalOptions, HOOKS_FILE_NAMES, findFirstEntry, projectHooksDir, trustOverride } from './locations.js';
+import { type GlobalOptions, samePhysicalFile, trustOverride } from './locations.js';
 import { fileNow, inside, realPathOr, workspaceKey } from './trust-files.js';
 import { readTrustRecord, recordDirProblem, trustRecordPath } from './trust-record.js';
 
@@ -62,13 +62,24 @@ export function recordTrust(inputs: Omit<TrustInputs, 'settingsEnabled'>, warnin
   return { trusted: false, rule: 'trust_record', detail: `changed since trusted on ${entry.trusted_at}: ${what}` };
 }
 
-/** For drain-outbox: whether the trust record covers the project hooks file at `projectPath`. */
-export function recordTrustsFile(configDir: string, projectPath: string, warnings: Warning[]): boolean {
-  const workspace = dirname(dirname(dirname(projectPath)));
-  // Only the file `fire` would find in that workspace can be the trusted one.
-  const found = findFirstEntry(projectHooksDir(workspace), HOOKS_FILE_NAMES);
-  if (!found || realPathOr(found) !== realPathOr(projectPath)) return false;
-  return recordTrust({ configDir, workspace, projectPath }, warnings).trusted;
+/** A workspace's project layer as the loader sees it: its file, whether that is the global file itself, and whether it may load. */
+export interface ProjectLayer {
+  projectPath?: string;
+  /** The project file is the global file (a symlink, say): it loads once, as global. */
+  sameFile: boolean;
+  trust: ProjectTrust;
+}
+
+/** Whether both layers name one file (the workspace is the home directory, say): it loads once, as the global file. */
+export const sameHooksFile = (globalPath: string | undefined, projectPath: string | undefined): boolean =>
+  globalPath !== undefined && projectPath !== undefined && samePhysicalFile(globalPath, projectPath);
+
+/** The one decision on a workspace's project layer, for fire, list, resolve and drain-outbox alike. */
+export async function decideProjectLayer(opts: GlobalOptions, inputs: Omit<TrustInputs, 'projectPath'> & { globalPath?: string; projectPath?: string }, warnings: Warning[]): Promise<ProjectLayer> {
+  const { globalPath, projectPath } = inputs;
+  const sameFile = sameHooksFile(globalPath, projectPath);
+  const trust = projectPath && !sameFile ? await decideProjectTrust(opts, { ...inputs, projectPath }, warnings) : (switchTrust(opts) ?? NOT_TRUSTED);
+  return { ...(projectPath ? { projectPath } : {}), sameFile, trust };
 }
 
 function describeFor(diff: TrustDiff, workspace: string): string {

@@ -3,16 +3,16 @@
 // at a time, detached hooks exempt), enforces timeouts, writes owner-only
 // logs, records history and files durable jobs as done or failed.
 
-import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, clampParallel } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
 import { jobHistoryStatus } from '../core/outcome.js';
-import { type HookContext, hookProcessEnv, resolveInvocation } from '../run/invocation.js';
+import { type DetachedFiles, launchDetached } from '../run/detached.js';
+import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import { runBounded } from '../run/pool.js';
 import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import { sweepStaleTemp, TempFiles } from '../run/runtime.js';
-import { foreignInput } from '../run/foreign.js';
 import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
 import { logName as runLogName, pruneLogs } from '../run/logs.js';
 import { fileJob, runDurableJob } from '../outbox/run-job.js';
@@ -51,12 +51,10 @@ export async function runWorker(specPath: string): Promise<void> {
   for (const run of spec.runs) {
     if (run.sessionDir) updateRun(run.sessionDir, sessionRecord(run, null));
   }
-  const queue = spec.runs.filter((r) => !r.hook.execution.detach);
-  for (const run of spec.runs.filter((r) => r.hook.execution.detach)) launchDetached(spec.ctx, run);
-  const next = async (): Promise<void> => {
-    for (let run = queue.shift(); run; run = queue.shift()) await runOne(spec, run, temp);
-  };
-  await Promise.all(Array.from({ length: clampParallel(spec.maxParallel) }, next));
+  // Detached hooks are exempt from max_parallel_hooks: each is started at once, and not waited for.
+  const detached = Promise.all(spec.runs.filter((r) => r.hook.execution.detach).map((run) => startDetached(spec.ctx, run)));
+  await runBounded(spec.runs.filter((r) => !r.hook.execution.detach), clampParallel(spec.maxParallel), (run) => runOne(spec, run, temp));
+  await detached;
   temp.cleanup();
 }
 
@@ -118,39 +116,39 @@ function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
   }
 }
 
-/** detach: true: a new session, stdio to a log file, no timeout, not waited for. */
-function launchDetached(ctx: HookContext, run: WorkerRun): void {
+/** detach: true: started through the runner and not waited for; a start that fails is a launch error in history, the log and the job. */
+async function startDetached(ctx: HookContext, run: WorkerRun): Promise<void> {
   const { hook } = run;
-  const invocation = resolveInvocation(hook, ctx);
-  let status = 'started';
+  let failure: RunRecord | undefined;
   try {
-    if (!invocation.ok) throw new Error(invocation.error);
-    const dir = runtimeDir(ctx.configDir, 'logs');
-    ensureDir(dir);
-    const fd = openSync(join(dir, logName(run)), 'a', 0o600);
-    // The payload goes in a file of its own that outlives the worker (the hook may read it late).
-    const payloadFile = join(dir, `${run.runId}.payload.json`);
-    // A foreign (run.protocol) hook reads its agent's input on stdin, and gets no Chrys files.
-    const foreign = foreignInput(hook, run.payload);
-    writeFileSync(payloadFile, foreign?.stdin ?? run.payload, { mode: 0o600 });
-    const stdin = foreign ? openSync(payloadFile, 'r') : 'ignore';
-    const env = hookProcessEnv(foreign ? {} : { CHRYS_HOOK_PAYLOAD_FILE: payloadFile, CHRYS_HOOK_RESULT: '/dev/null' }, invocation.env);
-    const child = spawn(invocation.argv[0]!, invocation.argv.slice(1), { cwd: invocation.cwd, env, detached: true, stdio: [stdin, fd, fd], windowsHide: true });
-    child.on('error', () => {});
-    child.unref();
-    closeSync(fd);
-    if (typeof stdin === 'number') closeSync(stdin);
-    // Durable + detached: delivery is the launch; the job is done once the process started.
-    if (run.jobId && child.pid !== undefined) {
-      const text = readJobText(ctx.configDir, 'pending', run.jobId);
-      if (text) {
-        const job = parseJob(text);
-        fileJob(ctx.configDir, run.jobId, { ...job, retries: job.retries + 1, last_started_at: new Date().toISOString(), state: 'done' }, 'done');
-      }
-    }
+    const launch = await launchDetached(hook, ctx, run.payload, detachedFiles(ctx.configDir, run));
+    if ('launchError' in launch) failure = launchFailure(launch.launchError);
   } catch (e) {
-    status = 'launch_error';
-    writeLog(ctx.configDir, run, launchFailure((e as Error).message));
+    failure = launchFailure(`cannot prepare the hook's files: ${(e as Error).message}`);
   }
-  recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId });
+  if (failure) writeLog(ctx.configDir, run, failure);
+  // Durable + detached: delivery is the launch; the job is done once the process started.
+  try {
+    if (run.jobId) fileLaunched(ctx.configDir, run.jobId, failure);
+  } catch {
+    // the job stays pending; drain-outbox delivers it later
+  }
+  // No session record to update: detach is fire_and_forget only, and only async runs have one.
+  recordRun(ctx.configDir, hook, { status: failure ? failure.historyStatus : 'started', session_id: ctx.sessionId });
+}
+
+function detachedFiles(configDir: string, run: WorkerRun): DetachedFiles {
+  const dir = runtimeDir(configDir, 'logs');
+  ensureDir(dir);
+  return { log: join(dir, logName(run)), payload: join(dir, `${run.runId}.payload.json`), prompt: join(dir, `${run.runId}.prompt.md`) };
+}
+
+function fileLaunched(configDir: string, jobId: string, failure: RunRecord | undefined): void {
+  const text = readJobText(configDir, 'pending', jobId);
+  if (!text) return;
+  const job = parseJob(text);
+  const now = new Date().toISOString();
+  const started = { ...job, retries: job.retries + 1, last_started_at: now };
+  if (failure) fileJob(configDir, jobId, { ...started, last_finished_at: now, state: 'failed', error: failure.error ?? 'launch_error' }, 'failed');
+  else fileJob(configDir, jobId, { ...started, state: 'done' }, 'done');
 }

@@ -2,27 +2,27 @@
 // each under its claim, re-finding its hook in the current configuration.
 // Nothing is ever deleted: a job ends in done/ or failed/, or stays pending.
 // A Drainer runs passes: each reloads the hooks files and trust, selects
-// (select.ts) and queues what is due; the queue runs max_parallel_hooks jobs
-// at a time. A one-shot drain is one pass; a watcher (watch.ts) runs many.
+// (select.ts) and queues what is due in a pool (run/pool.ts) that runs
+// max_parallel_hooks jobs at a time. A one-shot drain is one pass; a watcher
+// (watch.ts) runs many.
 
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel } from '../core/config.js';
+import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel, mergeSettings, settingValues } from '../core/config.js';
 import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
 import { jobHistoryStatus } from '../core/outcome.js';
-import { discover } from '../config/discover.js';
-import { settingsTrust } from '../config/load.js';
-import { recordTrustsFile } from '../config/project-trust.js';
-import { type GlobalOptions, configDirOf, trustOverride, workspaceOf } from '../config/locations.js';
+import type { FileLoad } from '../config/load.js';
+import { switchTrust } from '../config/project-trust.js';
+import { type GlobalOptions, configDirOf, workspaceOf } from '../config/locations.js';
 import type { HookContext } from '../run/invocation.js';
 import { pruneLogs } from '../run/logs.js';
+import { TaskPool } from '../run/pool.js';
 import { killGroup } from '../run/process-group.js';
 import { runtimeDir } from '../config/runtime-layout.js';
 import { TempFiles, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
 import { withJobLock } from './claim.js';
-import { HookFinder, type LoadMemo } from './find-hook.js';
+import { HookFinder, type LoadMemo, projectWorkspace } from './find-hook.js';
 import { HistoryBatch } from './history-batch.js';
 import { readCandidates } from './candidates.js';
 import { type Job, parseJob } from './job.js';
@@ -33,6 +33,12 @@ import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync } from './stor
 import { type DrainOutcome, type DrainSummary, type JobReport, Tally } from './summary.js';
 
 export type { DrainOutcome, DrainSummary, JobReport } from './summary.js';
+
+// Drain settings come from the global file alone: one drain serves the jobs of
+// every workspace, so no one project's settings can apply to it.
+const drainSettings = (global: FileLoad | undefined): Settings => settingValues(mergeSettings(undefined, global?.settings));
+
+const idsOf = (v: Verdict): { job_id: string; hook_id: string } => ({ job_id: v.job?.job_id ?? v.fileId, hook_id: v.job?.hook_id ?? '' });
 
 export interface DrainOptions extends GlobalOptions {
   dryRun?: boolean;
@@ -68,20 +74,16 @@ export class Drainer {
   readonly configDir: string;
   readonly tally: Tally;
   settings: Settings = DEFAULT_SETTINGS;
-  private readonly queue: Queued[] = [];
+  private readonly pool: TaskPool<Queued>;
   /** Job files queued or running in this process: a later pass leaves them alone. */
   private readonly busy = new Set<string>();
   private readonly pids = new Map<string, number>();
   private readonly stopped = new Set<string>();
-  private active = 0;
   private finished = 0;
-  private stopping = false;
-  private idleWaiters: (() => void)[] = [];
   private readonly temp: TempFiles;
   private readonly history: HistoryBatch;
   private readonly fallbackWorkspace: string;
   private readonly loads: LoadMemo = new Map();
-  private trustSwitchedOff = false;
   /** Told the due time of a job this drain deferred, so a watcher looks again then. */
   onDeferred?: (dueAt: number) => void;
 
@@ -91,23 +93,24 @@ export class Drainer {
     this.temp = new TempFiles(this.configDir);
     this.history = new HistoryBatch(this.configDir);
     this.fallbackWorkspace = workspaceOf(opts);
+    this.pool = new TaskPool((item) => this.runQueued(item), () => clampParallel(this.settings.max_parallel_hooks), (item) => this.settled(item));
     if (!opts.dryRun) pruneLogs(this.configDir);
   }
 
   get running(): number {
-    return this.active;
+    return this.pool.running;
   }
 
-  /** One look at pending/: reports what is not run, queues what is. Returns when a skipped job is next worth a look. */
+  /**
+   * One look at pending/: reports what is not run, queues what is. Returns when
+   * a skipped job is next worth a look. Trust and the hooks files are decided
+   * afresh each pass, per workspace, as the loader decides them for `fire`.
+   */
   async pass(): Promise<number | undefined> {
     const warnings: Warning[] = [];
-    const trusted = await this.trustOf(warnings);
-    const finder = new HookFinder(discover({ ...this.opts, workspace: process.cwd() }).globalPath, trusted, this.loads);
-    this.settings = { ...DEFAULT_SETTINGS, ...(await finder.global())?.settings };
-    if (!this.opts.dryRun) {
-      sweepStaleTemp(outboxDir(this.configDir, 'pending'), '.tmp');
-      sweepStaleTemp(runtimeDir(this.configDir, 'tmp'), '.json');
-    }
+    const finder = new HookFinder(this.opts, warnings, this.loads);
+    this.settings = drainSettings(await finder.global());
+    if (!this.opts.dryRun) this.sweepTemp();
     const ids = (await listJobsAsync(this.configDir, 'pending')).filter((id) => !this.busy.has(id));
     const candidates = await readCandidates(this.configDir, ids);
     await finder.preload(candidates.flatMap((c) => ('job' in c ? [c.job] : [])));
@@ -119,63 +122,46 @@ export class Drainer {
     });
     this.tally.warn(...warnings, ...selection.warnings);
     for (const verdict of selection.verdicts) await this.decide(verdict);
-    this.pump();
     return selection.wakeAt;
   }
 
-  /**
-   * Whether a project file may load, asked afresh each pass: --project-hooks /
-   * --no-project-hooks (or CHRYS_PROJECT_HOOKS), else project.hooks_enabled in
-   * the user settings, else the trust record of its workspace.
-   */
-  private async trustOf(warnings: Warning[]): Promise<(projectPath: string | undefined) => boolean> {
-    const switched = trustOverride(this.opts) ?? ((await settingsTrust(this.configDir, warnings)) || undefined);
-    this.trustSwitchedOff = switched === false;
-    const byRecord = new Map<string, boolean>();
-    return (projectPath) => {
-      if (switched !== undefined || projectPath === undefined) return switched ?? false;
-      if (!byRecord.has(projectPath)) byRecord.set(projectPath, recordTrustsFile(this.configDir, projectPath, warnings));
-      return byRecord.get(projectPath)!;
-    };
+  private sweepTemp(): void {
+    sweepStaleTemp(outboxDir(this.configDir, 'pending'), '.tmp');
+    sweepStaleTemp(runtimeDir(this.configDir, 'tmp'), '.json');
   }
 
   /** The command that would let an untrusted job run: trust its workspace (after a review), or this drain with --project-hooks. */
   private trustCommand(job: Job): string {
     const path = job.hook_source_path;
     const config = `--config-dir ${shellWord(this.configDir)}`;
-    if (this.trustSwitchedOff || typeof path !== 'string') return `chrys-hooks drain-outbox --project-hooks ${config}`;
-    return `chrys-hooks trust --cwd ${shellWord(dirname(dirname(dirname(path))))} ${config}`;
+    if (switchTrust(this.opts)?.trusted === false || typeof path !== 'string') return `chrys-hooks drain-outbox --project-hooks ${config}`;
+    return `chrys-hooks trust --cwd ${shellWord(projectWorkspace(path))} ${config}`;
   }
 
   private async decide(v: Verdict): Promise<void> {
-    const ids = { job_id: v.job?.job_id ?? v.fileId, hook_id: v.job?.hook_id ?? '' };
     if (v.action === 'skip') {
       const command = v.outcome === 'untrusted' ? { command: this.trustCommand(v.job) } : {};
-      this.tally.report({ ...ids, outcome: v.outcome, ...(v.dueAt ? { due_at: v.dueAt } : {}), ...command });
+      this.tally.report({ ...idsOf(v), outcome: v.outcome, ...(v.dueAt ? { due_at: v.dueAt } : {}), ...command });
     } else if (v.action === 'fail') {
-      if (this.opts.dryRun) this.tally.report({ ...ids, outcome: v.outcome, error: `${v.message}; would move to failed/` }, true);
-      else this.tally.report({ ...ids, ...(await this.failUnderClaim(v.fileId, v.outcome, v.message).catch((e: Error) => ({ outcome: 'pending' as const, error: `${v.message}; could not move it to failed/: ${e.message}` }))) });
+      await this.fail(v);
     } else if (this.opts.dryRun) {
-      this.tally.report({ ...ids, outcome: 'would_run' });
+      this.tally.report({ ...idsOf(v), outcome: 'would_run' });
     } else {
       this.busy.add(v.fileId);
-      this.queue.push(queued(v.fileId, v.job, v.hook));
+      this.pool.push(queued(v.fileId, v.job, v.hook));
     }
   }
 
-  private pump(): void {
-    while (!this.stopping && this.queue.length > 0 && this.active < clampParallel(this.settings.max_parallel_hooks)) {
-      const item = this.queue.shift()!;
-      this.active++;
-      void this.runQueued(item).finally(() => {
-        this.active--;
-        this.busy.delete(item.fileId);
-        this.opts.onProgress?.(++this.finished, this.finished + this.queue.length + this.active);
-        this.pump();
-        if (this.active === 0 && (this.queue.length === 0 || this.stopping)) this.wakeIdle();
-      });
-    }
-    if (this.active === 0) this.wakeIdle();
+  /** A job that cannot run goes to failed/ (a dry run only says so); one this drain cannot move stays pending, with why. */
+  private async fail(v: Extract<Verdict, { action: 'fail' }>): Promise<void> {
+    if (this.opts.dryRun) return this.tally.report({ ...idsOf(v), outcome: v.outcome, error: `${v.message}; would move to failed/` }, true);
+    const moved = await this.failUnderClaim(v.fileId, v.outcome, v.message).catch((e: Error) => ({ outcome: 'pending' as const, error: `${v.message}; could not move it to failed/: ${e.message}` }));
+    this.tally.report({ ...idsOf(v), ...moved });
+  }
+
+  private settled(item: Queued): void {
+    this.busy.delete(item.fileId);
+    this.opts.onProgress?.(++this.finished, this.finished + this.pool.waiting + this.pool.running);
   }
 
   private async runQueued({ fileId, ids, hook, sessionId, profile, cwd }: Queued): Promise<void> {
@@ -247,22 +233,14 @@ export class Drainer {
     return claim.claimed && claim.value ? { outcome, error: message } : { outcome: 'claimed' };
   }
 
-  private wakeIdle(): void {
-    const waiters = this.idleWaiters;
-    this.idleWaiters = [];
-    for (const w of waiters) w();
-  }
-
   /** Resolves when nothing is running (and, unless stopping, nothing is queued). */
   idle(): Promise<void> {
-    if (this.active === 0 && (this.queue.length === 0 || this.stopping)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.pool.idle();
   }
 
   /** Starts nothing new; queued jobs stay pending, untouched. */
   stop(): void {
-    this.stopping = true;
-    for (const item of this.queue.splice(0)) this.busy.delete(item.fileId);
+    for (const item of this.pool.stop()) this.busy.delete(item.fileId);
   }
 
   /** Stops the running hooks (their process groups); their jobs stay pending. */

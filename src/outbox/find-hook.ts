@@ -1,26 +1,51 @@
 // Finding a job's hook again, by hook_source + hook_source_path + hook_id, in
-// the current configuration. The files a pass needs are loaded once, up
-// front; the lookups themselves are then plain and synchronous.
+// the current configuration. Discovery, the same-file check and trust are the
+// loader's own decisions (decideProjectLayer), asked once per workspace a
+// pass; the files a pass needs are loaded once, up front, so the lookups
+// themselves are plain and synchronous.
 
-import type { Hook } from '../core/config.js';
 import { statSync } from 'node:fs';
-import { type FileLoad, loadHooksFile } from '../config/load.js';
-import { HOOKS_FILE_NAMES, findFirstEntry, projectHooksDir, samePhysicalFile } from '../config/locations.js';
+import { dirname } from 'node:path';
+import type { Hook } from '../core/config.js';
+import type { Warning } from '../core/diagnostics.js';
+import { discover } from '../config/discover.js';
+import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
+import { type GlobalOptions, configDirOf, samePhysicalFile } from '../config/locations.js';
+import { type ProjectLayer, decideProjectLayer } from '../config/project-trust.js';
 import type { Job } from './job.js';
 import type { Lookup } from './select.js';
 
 /** Loaded files by path, kept across a watcher's passes while their identity (inode, size, times) holds. */
 export type LoadMemo = Map<string, { identity: string; load: FileLoad }>;
 
+/** The workspace of a project hooks file (<workspace>/.chrys/hooks/<file>). */
+export const projectWorkspace = (projectPath: string): string => dirname(dirname(dirname(projectPath)));
+
+/** The workspace whose project layer decides a job: its recorded file's, or (a legacy job) its payload's cwd. */
+function workspaceOfJob(job: Job): string | undefined {
+  if (job.hook_source === 'project') return typeof job.hook_source_path === 'string' ? projectWorkspace(job.hook_source_path) : undefined;
+  if (job.hook_source === 'global') return undefined;
+  return typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined;
+}
+
 export class HookFinder {
+  private readonly configDir: string;
+  private readonly globalPath: string | undefined;
   private readonly files = new Map<string, FileLoad | undefined>();
+  private readonly layers = new Map<string, ProjectLayer>();
+  private readonly globalNames = new Map<string, boolean>();
   private globalFile: FileLoad | undefined;
+  private settingsEnabled: Promise<boolean> | undefined;
+
   constructor(
-    private readonly globalPath: string | undefined,
-    /** Whether the project file at this path may load (undefined: the job names none). */
-    private readonly trusted: (projectPath: string | undefined) => boolean,
+    private readonly opts: GlobalOptions,
+    /** Where this pass's trust and settings warnings go. */
+    private readonly warnings: Warning[],
     private readonly memo: LoadMemo = new Map(),
-  ) {}
+  ) {
+    this.configDir = configDirOf(opts);
+    this.globalPath = discover({ ...opts, workspace: this.configDir }).globalPath;
+  }
 
   private key = (path: string, layer: 'global' | 'project'): string => `${layer}\0${path}`;
 
@@ -45,23 +70,22 @@ export class HookFinder {
     return this.globalFile;
   }
 
-  /** Loads every project file these jobs may name, of those that are trusted. */
+  /** Decides the project layer of every workspace these jobs name, as the loader would, and loads the trusted files. */
   async preload(jobs: readonly Job[]): Promise<void> {
     await this.global();
-    for (const path of new Set(jobs.map((j) => this.projectPathOf(j)).filter((p): p is string => p !== undefined))) {
-      if (this.trusted(path)) await this.load(path, 'project');
+    for (const workspace of new Set(jobs.map(workspaceOfJob).filter((w): w is string => w !== undefined))) {
+      const layer = await this.decideLayer(workspace);
+      this.layers.set(workspace, layer);
+      if (layer.projectPath && !layer.sameFile && layer.trust.trusted) await this.load(layer.projectPath, 'project');
     }
   }
 
-  private projectPathOf(job: Job): string | undefined {
-    if (job.hook_source === 'project') return typeof job.hook_source_path === 'string' ? job.hook_source_path : undefined;
-    if (job.hook_source === 'global') return undefined;
-    const cwd = typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined;
-    const path = cwd ? findFirstEntry(projectHooksDir(cwd), HOOKS_FILE_NAMES) : undefined;
-    return path && !(this.globalPath && samePhysicalFile(path, this.globalPath)) ? path : undefined;
+  private decideLayer(workspace: string): Promise<ProjectLayer> {
+    const { projectPath } = discover({ ...this.opts, workspace });
+    // project.hooks_enabled is read once a pass, and only if a switch did not decide.
+    const settingsEnabled = (): Promise<boolean> => (this.settingsEnabled ??= settingsTrust(this.configDir, this.warnings));
+    return decideProjectLayer(this.opts, { configDir: this.configDir, workspace, globalPath: this.globalPath, projectPath, settingsEnabled }, this.warnings);
   }
-
-  private readonly globalNames = new Map<string, boolean>();
 
   /** Whether `path` names the loaded global file; asked once per path a pass (jobs of one hook all name the same file). */
   private isGlobalFile(path: string, loadedPath: string): boolean {
@@ -74,36 +98,47 @@ export class HookFinder {
 
   /** The job's hook in the preloaded files, or why it cannot run. */
   find(job: Job): Lookup {
-    const stale = (message: string): Lookup => ({ error: 'stale_source', message });
-    const pick = (file: FileLoad | undefined): Hook | undefined => file?.hooks.find((h) => h.id === job.hook_id && h.enabled);
-    if (job.hook_source === 'project') {
-      const path = job.hook_source_path;
-      if (!this.trusted(typeof path === 'string' ? path : undefined)) return { error: 'untrusted', message: 'project hooks are not enabled for this drain' };
-      if (typeof path !== 'string') return stale('the job names no hook_source_path');
-      const file = this.loaded(path, 'project');
-      if (!file?.valid) return stale(`project hooks file ${path} is ${file ? 'invalid' : 'gone'}`);
-      const hook = pick(file);
-      return hook ? { hook } : stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
-    }
-    if (job.hook_source === 'global') {
-      const path = job.hook_source_path;
-      const file = this.globalFile;
-      if (!file?.valid || typeof path !== 'string' || !this.isGlobalFile(path, file.path)) return stale(`global hooks file ${path} is not the loaded global file, or is invalid`);
-      const hook = pick(file);
-      return hook ? { hook } : stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
-    }
-    // A legacy job without hook_source: the id must name exactly one hook.
-    const candidates: Hook[] = [];
-    const globalHook = pick(this.globalFile);
-    if (globalHook) candidates.push(globalHook);
-    const found = this.projectPathOf(job);
-    const projectPath = found !== undefined && this.trusted(found) ? found : undefined;
-    const projectHook = projectPath ? pick(this.loaded(projectPath, 'project')) : undefined;
-    if (projectHook) candidates.push(projectHook);
+    if (job.hook_source === 'project') return this.findProject(job);
+    if (job.hook_source === 'global') return this.findGlobal(job);
+    return this.findLegacy(job);
+  }
+
+  private findProject(job: Job): Lookup {
+    const path = job.hook_source_path;
+    if (typeof path !== 'string') return stale('the job names no hook_source_path');
+    const layer = this.layers.get(projectWorkspace(path));
+    if (!layer?.trust.trusted) return { error: 'untrusted', message: 'project hooks are not enabled for this drain' };
+    // Only the file the loader would load in that workspace can hold the job's hook.
+    if (!layer.projectPath || layer.sameFile || !samePhysicalFile(layer.projectPath, path)) return stale(`project hooks file ${path} is gone, or is no longer the project file of its workspace`);
+    const file = this.loaded(layer.projectPath, 'project');
+    if (!file?.valid) return stale(`project hooks file ${path} is ${file ? 'invalid' : 'gone'}`);
+    return pick(job, file) ?? stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
+  }
+
+  private findGlobal(job: Job): Lookup {
+    const path = job.hook_source_path;
+    const file = this.globalFile;
+    if (!file?.valid || typeof path !== 'string' || !this.isGlobalFile(path, file.path)) return stale(`global hooks file ${path} is not the loaded global file, or is invalid`);
+    return pick(job, file) ?? stale(`hook "${job.hook_id}" is no longer in ${path} (or is disabled)`);
+  }
+
+  /** A legacy job without hook_source: the id must name exactly one hook. */
+  private findLegacy(job: Job): Lookup {
+    const cwd = workspaceOfJob(job);
+    const layer = cwd === undefined ? undefined : this.layers.get(cwd);
+    const projectPath = layer && !layer.sameFile && layer.trust.trusted ? layer.projectPath : undefined;
+    const candidates = [pick(job, this.globalFile), projectPath ? pick(job, this.loaded(projectPath, 'project')) : undefined].filter((c) => c !== undefined);
     if (candidates.length > 1) return { error: 'ambiguous_hook', message: `hook id "${job.hook_id}" exists in both layers and the job does not say which` };
-    return candidates[0] ? { hook: candidates[0] } : stale(`no hook "${job.hook_id}" in the current configuration`);
+    return candidates[0] ?? stale(`no hook "${job.hook_id}" in the current configuration`);
   }
 }
+
+const stale = (message: string): Lookup => ({ error: 'stale_source', message });
+
+const pick = (job: Job, file: FileLoad | undefined): { hook: Hook } | undefined => {
+  const hook = file?.hooks.find((h) => h.id === job.hook_id && h.enabled);
+  return hook ? { hook } : undefined;
+};
 
 /** The file as it is now: same identity, same content (an edit changes the size or times). */
 function fileIdentity(path: string): string | undefined {

@@ -13,8 +13,8 @@ import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import type { RunRecord } from './spawn.js';
 
 export const LOG_RETENTION_MS = 7 * 86_400_000;
-// Only files chrys-hooks itself writes: run logs and detached hooks' payloads.
-const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json)$/;
+// Only files chrys-hooks itself writes: run logs and detached hooks' payloads and prompts.
+const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json|\.prompt\.md)$/;
 
 export const logsDir = (configDir: string): string => runtimeDir(configDir, 'logs');
 

@@ -4,7 +4,7 @@
 // tool call. Each hook leads its own process group so a timeout can kill it
 // with everything it forked.
 
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, type StdioOptions, spawn } from 'node:child_process';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
@@ -221,13 +221,20 @@ interface Ended {
   stderr: HeadTail;
 }
 
+/** Starts argv as the leader of a new process group, so a kill can reach everything it forks. */
+export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe']): ChildProcessWithoutNullStreams;
+export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess;
+export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess {
+  return spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio, windowsHide: true });
+}
+
 /** Spawns argv as a process-group leader, feeds stdin, waits, enforces the timeout. */
 export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
     let settled = false;
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawnGroupLeader(argv, cwd, env, ['pipe', 'pipe', 'pipe']);
     if (child.pid !== undefined) {
       trackGroup(child.pid);
       onSpawn?.(child.pid);
@@ -252,7 +259,7 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
   });
 }
 
-const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
+export const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
   err.code === 'ENOENT' ? `command not found: ${command}` : err.code === 'EACCES' ? `permission denied: ${command} is not executable` : err.message;
 
 /**

@@ -174,6 +174,30 @@ describe('prompt files and detached hooks', () => {
   });
 });
 
+describe('detached hooks that cannot start', () => {
+  it('records a launch error, not `started`, in the history, the log and the durable job', async () => {
+    const s = sandbox();
+    // A directory where the executable should be: EACCES even as root.
+    const notExecutable = s.write(join(s.root, 'tool-dir', 'keep'), '').replace(/\/keep$/, '');
+    s.globalHooks(`hooks:
+${hookYaml({ id: 'missing', event: 'session_start', run: `type: command\nargv: ["${join(s.root, 'no-such-tool')}"]`, execution: 'mode: fire_and_forget\ndetach: true' })}
+${hookYaml({ id: 'not-exec', event: 'session_start', run: `type: command\nargv: ["${notExecutable}"]`, execution: 'mode: fire_and_forget\ndelivery: durable\ndetach: true' })}
+`);
+    await s.fire({ event: 'session_start', session_id: 'sess' });
+    const lastRun = (id: string): any => JSON.parse(requireSync(s, ['list', '--json'])).hooks.find((h: any) => h.id === id).last_run ?? undefined;
+    expect(await eventually(() => lastRun('missing'), 30_000, 'the missing tool\'s run')).toMatchObject({ status: 'launch_error' });
+    expect(await eventually(() => lastRun('not-exec'), 30_000, 'the directory\'s run')).toMatchObject({ status: 'launch_error' });
+    const logs = join(s.configDir, 'hooks', 'logs');
+    const log = (id: string): string => readFileSync(join(logs, readdirSync(logs).find((f) => f.endsWith(`-${id}.log`))!), 'utf8');
+    expect(log('missing')).toContain(`command not found: ${join(s.root, 'no-such-tool')}`);
+    expect(log('not-exec')).toContain('launch_error');
+    const failed = join(s.configDir, 'hooks', 'outbox', 'failed');
+    const [job] = readdirSync(failed).map((f) => JSON.parse(readFileSync(join(failed, f), 'utf8')));
+    expect(job).toMatchObject({ hook_id: 'not-exec', state: 'failed', retries: 1 });
+    expect(job.error).toContain(notExecutable);
+  });
+});
+
 function requireSync(s: ReturnType<typeof sandbox>, args: string[]): string {
   return execFileSync(process.execPath, ['bin/chrys-hooks', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { encoding: 'utf8', env: s.env() });
 }

@@ -1,0 +1,66 @@
+// Starting a `detach: true` hook: a process group of its own, stdio to its
+// log, no timeout, not waited for. The invocation, the environment and the
+// spawn are the runner's own (invocation.ts, spawn.ts); only the files differ,
+// since they must outlive the worker that started it. We do wait for the
+// spawn itself, so a hook that cannot start is a launch error, not `started`.
+
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Hook } from '../core/config.js';
+import { foreignInput } from './foreign.js';
+import { type HookContext, hookProcessEnv, resolveFromHookFile, resolveInvocation } from './invocation.js';
+import { promptBody, spawnErrorText, spawnGroupLeader } from './spawn.js';
+
+export interface DetachedFiles {
+  /** Takes the hook's stdout and stderr (appended, 0600). */
+  log: string;
+  /** The payload (or a foreign hook's stdin), kept for the hook to read late. */
+  payload: string;
+  /** The prompt_file body, when the hook has one. */
+  prompt: string;
+}
+
+export type Launch = { pid: number } | { launchError: string };
+
+export async function launchDetached(hook: Hook, ctx: HookContext, payload: string, files: DetachedFiles): Promise<Launch> {
+  const invocation = resolveInvocation(hook, ctx);
+  if (!invocation.ok) return { launchError: invocation.error };
+  const fds: number[] = [];
+  try {
+    const foreign = foreignInput(hook, payload);
+    writeFileSync(files.payload, foreign?.stdin ?? payload, { mode: 0o600, flag: 'wx' });
+    const contract: Record<string, string> = foreign ? {} : { CHRYS_HOOK_PAYLOAD_FILE: files.payload, CHRYS_HOOK_RESULT: '/dev/null' };
+    const prompt = writePrompt(hook, files.prompt);
+    if (typeof prompt === 'object') return prompt;
+    if (prompt) contract.CHRYS_HOOK_PROMPT_FILE = prompt;
+    const log = openSync(files.log, 'a', 0o600);
+    fds.push(log);
+    // A foreign (run.protocol) hook reads its agent's input on stdin, and gets no Chrys files.
+    const stdin = foreign ? openSync(files.payload, 'r') : 'ignore';
+    if (typeof stdin === 'number') fds.push(stdin);
+    const child = spawnGroupLeader(invocation.argv, invocation.cwd, hookProcessEnv(contract, invocation.env), [stdin, log, log]);
+    const started = await new Promise<Launch>((resolve) => {
+      child.once('spawn', () => resolve({ pid: child.pid! }));
+      child.once('error', (err: NodeJS.ErrnoException) => resolve({ launchError: spawnErrorText(err, invocation.argv[0]!) }));
+    });
+    child.unref();
+    return started;
+  } catch (e) {
+    return { launchError: `cannot prepare the hook's files: ${(e as Error).message}` };
+  } finally {
+    for (const fd of fds) closeSync(fd);
+  }
+}
+
+/** Writes the prompt_file body for the hook; its path, '' without one, or the launch error. */
+function writePrompt(hook: Hook, path: string): string | { launchError: string } {
+  if (hook.run.prompt_file === undefined) return '';
+  const source = resolveFromHookFile(hook, hook.run.prompt_file);
+  let body: string;
+  try {
+    body = promptBody(readFileSync(source, 'utf8'));
+  } catch (e) {
+    return { launchError: `cannot read prompt_file ${source}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+  writeFileSync(path, body, { mode: 0o600, flag: 'wx' });
+  return path;
+}
