@@ -12,16 +12,20 @@ export const LOCK_STALE_MS = 10_000;
 
 export type Claim<T> = { claimed: false } | { claimed: true; value: T };
 
-/** Runs `fn` holding the job's lock; `{claimed: false}` when someone else holds it. Always releases. */
-export async function withJobLock<T>(configDir: string, jobId: string, fn: () => Promise<T>): Promise<Claim<T>> {
+/**
+ * Runs `fn` holding the job's lock; `{claimed: false}` when someone else holds it. Always releases.
+ * `staleMs` is for tests (the lock library's floor is 2 s); everything else uses LOCK_STALE_MS.
+ */
+export async function withJobLock<T>(configDir: string, jobId: string, fn: () => Promise<T>, staleMs = LOCK_STALE_MS): Promise<Claim<T>> {
   ensureDir(locksDir(configDir));
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(jobPath(configDir, 'pending', jobId), {
       realpath: false,
       lockfilePath: join(locksDir(configDir), `${jobId}.lock`),
-      stale: LOCK_STALE_MS,
-      update: LOCK_STALE_MS / 4,
+      stale: staleMs,
+      // Stryker disable next-line ArithmeticOperator: the library clamps the refresh period to 1 s ..= stale/2, so a live holder stays fresh either way
+      update: staleMs / 4,
       retries: 0,
       // A compromised lock (its directory removed under us) must not crash the runner:
       // the run carries on, and at-least-once delivery tolerates the rare double start.

@@ -50,6 +50,7 @@ export function selectJobs(candidates: readonly Candidate[], lookup: (job: Job) 
     }
     const { fileId, job } = c;
     const due = dueTime(job, fileId, warnings);
+    // Stryker disable next-line ConditionalExpression: `undefined > now` is false, so the undefined check only narrows the type
     if (due !== undefined && due > opts.now) {
       verdicts.push({ action: 'skip', fileId, job, outcome: job.error === 'deferred' ? 'deferred' : 'not_due', dueAt: job.due_at! });
       wake(due);
@@ -72,6 +73,7 @@ export function selectJobs(candidates: readonly Candidate[], lookup: (job: Job) 
       else verdicts.push({ action: 'fail', fileId, job, outcome: found.error, message: found.message });
       continue;
     }
+    // Stryker disable next-line ConditionalExpression: `runs >= undefined` is false, so the undefined check only narrows the type
     if (opts.limit !== undefined && runs >= opts.limit) {
       verdicts.push({ action: 'skip', fileId, job, outcome: 'limit' });
       continue;

@@ -2,8 +2,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { type ChildProcess } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
 import { groupAlive, killGroup, processAlive } from '../../src/run/process-group.js';
+import { eventually, isAlive } from '../helpers/sandbox.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, 'SIGKILL'); } catch { /* already gone */ }
+});
 
 const until = async (cond: () => boolean, what: string): Promise<void> => {
   for (const deadline = Date.now() + 10_000; !cond(); ) {
@@ -51,5 +58,38 @@ describe('a pid that is not one process', () => {
   it('is never signalled as this process group', () => {
     // SIGCONT: harmless to this test's own group should the guard ever fail; 1 and -1 are not tried (every process).
     for (const pid of [0, Number.NaN, 2.5]) expect(killGroup(pid, 'SIGCONT')).toBe('gone');
+  });
+});
+
+describe('groupAlive', () => {
+  it('sees a running group, and not one that has ended', async () => {
+    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    children.push(child);
+    await new Promise((r) => child.once('spawn', r));
+    expect(groupAlive(child.pid!)).toBe(true);
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    await eventually(() => !isAlive(child.pid!), 10_000, 'the group to end');
+    expect(groupAlive(child.pid!)).toBe(false);
+  });
+
+  it('sees a group whose leader has gone while another member runs on', async () => {
+    const marks = mkdtempSync(join(tmpdir(), 'chrys-group-'));
+    const leader = spawn('sh', ['-c', `sleep 30 & echo $! > ${marks}/member`], { detached: true, stdio: 'ignore' });
+    children.push(leader);
+    await new Promise((r) => leader.once('exit', r));
+    const member = Number(await eventually(() => existsSync(join(marks, 'member')) && readFileSync(join(marks, 'member'), 'utf8').trim(), 10_000, 'the member pid'));
+    expect(isAlive(member)).toBe(true);
+    expect(groupAlive(leader.pid!)).toBe(true);
+  });
+
+  it('does not count a group whose only process is a zombie leader', async () => {
+    const marks = mkdtempSync(join(tmpdir(), 'chrys-group-'));
+    // The leader exits under a parent (exec'd into sleep) that never reaps it.
+    const parent = spawn('bash', ['-c', `setsid sh -c 'echo $$ > ${marks}/leader' & exec sleep 30`], { detached: true, stdio: 'ignore' });
+    children.push(parent);
+    const leader = Number(await eventually(() => existsSync(join(marks, 'leader')) && readFileSync(join(marks, 'leader'), 'utf8').trim(), 10_000, 'the leader pid'));
+    await eventually(() => { try { return readFileSync(`/proc/${leader}/stat`, 'utf8').includes(') Z'); } catch { return false; } }, 10_000, 'the leader to be a zombie');
+    expect(groupAlive(leader)).toBe(false);
   });
 });

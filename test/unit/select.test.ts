@@ -1,11 +1,15 @@
 // The drain's selection rules on plain data, and the "not yet" retry request.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Hook } from '../../src/core/config.js';
 import { type JsonObject, parseJson } from '../../src/core/json.js';
+import { drainOutbox } from '../../src/outbox/drain.js';
 import type { Job } from '../../src/outbox/job.js';
-import { MAX_RETRY_AFTER_SECONDS, retryRequest } from '../../src/outbox/retry.js';
+import { MAX_RETRY_AFTER_SECONDS, retryPolicy, retryRequest } from '../../src/outbox/retry.js';
 import { type Candidate, type Lookup, selectJobs } from '../../src/outbox/select.js';
 import type { RunRecord } from '../../src/run/spawn.js';
+import { type Sandbox, hookYaml, outbox, useSandbox } from '../helpers/sandbox.js';
 
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const ago = (s: number): string => new Date(NOW - s * 1000).toISOString();
@@ -77,6 +81,97 @@ describe('selectJobs', () => {
   });
 });
 
+describe('selectJobs verdicts', () => {
+  const select = (candidates: Candidate[], lookup: (j: Job) => Lookup = found, o: Partial<typeof opts & { limit: number }> = {}) => selectJobs(candidates, lookup, { ...opts, ...o });
+
+  it('gives each verdict its action, outcome, job, hook and message', () => {
+    const cs = [job('run'), job('later', { due_at: ago(-30) }), job('young', { created_at: ago(10) }), job('tired', { retries: 3 }), { fileId: 'junk', invalid: 'not a JSON object' }];
+    const { verdicts } = select(cs);
+    const jobOf = (i: number): Job => (cs[i] as { job: Job }).job;
+    expect(verdicts).toEqual([
+      { action: 'run', fileId: 'run', job: jobOf(0), hook },
+      { action: 'skip', fileId: 'later', job: jobOf(1), outcome: 'not_due', dueAt: ago(-30) },
+      { action: 'skip', fileId: 'young', job: jobOf(2), outcome: 'young' },
+      { action: 'fail', fileId: 'tired', job: jobOf(3), outcome: 'max_retries', message: 'started 3 times (outbox_max_retries 3)' },
+      { action: 'fail', fileId: 'junk', outcome: 'invalid_job', message: 'not a JSON object' },
+    ]);
+  });
+
+  it('fails a stale or ambiguous lookup with its message, and skips an untrusted one without failing it', () => {
+    const byId: Record<string, Lookup> = {
+      stale: { error: 'stale_source', message: 'the hook is gone' },
+      both: { error: 'ambiguous_hook', message: 'in both layers' },
+      project: { error: 'untrusted', message: 'not enabled' },
+    };
+    const { verdicts } = select([job('stale'), job('both'), job('project')], (j) => byId[j.job_id]!);
+    expect(verdicts.map(({ job: _job, ...v }) => v)).toEqual([
+      { action: 'fail', fileId: 'stale', outcome: 'stale_source', message: 'the hook is gone' },
+      { action: 'fail', fileId: 'both', outcome: 'ambiguous_hook', message: 'in both layers' },
+      { action: 'skip', fileId: 'project', outcome: 'untrusted' },
+    ]);
+  });
+
+  it('counts only runs against the limit: failed and skipped jobs leave room', () => {
+    const lookup = (j: Job): Lookup => (j.job_id === 'stale' ? { error: 'stale_source', message: 'gone' } : found());
+    expect(outcomes([job('stale'), job('tired', { retries: 9 }), job('a'), job('b')], lookup, { limit: 1 })).toEqual([['stale', 'stale_source'], ['tired', 'max_retries'], ['a', 'run'], ['b', 'limit']]);
+    expect(outcomes([job('a')], found, { limit: 0 })).toEqual([['a', 'limit']]);
+  });
+
+  it('runs a job due exactly now, and holds back one started exactly now', () => {
+    expect(outcomes([job('due-now', { due_at: ago(0) }), job('started-now', { last_started_at: ago(0), retries: 1 })])).toEqual([['due-now', 'run'], ['started-now', 'young']]);
+  });
+
+  it('runs a job exactly retry-age old, and wakes at the earliest of several skipped jobs', () => {
+    expect(outcomes([job('just-old', { last_started_at: ago(60), retries: 1 })])).toEqual([['just-old', 'run']]);
+    const s = select([job('young', { created_at: ago(50) }), job('later', { due_at: ago(-30) }), job('young2', { created_at: ago(55) })]);
+    expect(s.wakeAt).toBe(NOW + 5_000);
+  });
+
+  it('leaves wakeAt out when no skipped job will become due', () => {
+    expect(Object.keys(select([job('due'), job('project')], (j) => (j.job_id === 'project' ? { error: 'untrusted', message: '' } : found())))).toEqual(['verdicts', 'warnings']);
+  });
+
+  it('treats a missing, null or empty due_at as due, silently', () => {
+    const s = select([job('none'), job('null', { due_at: null as never }), job('empty', { due_at: '' })]);
+    expect(s.verdicts.map((v) => v.action)).toEqual(['run', 'run', 'run']);
+    expect(s.warnings).toEqual([]);
+  });
+
+  it('warns about a due_at that is not a string, naming the job', () => {
+    const s = select([job('num', { due_at: 1234 as never })]);
+    expect(s.verdicts.map((v) => v.action)).toEqual(['run']);
+    expect(s.warnings).toEqual([{ code: 'due_at_invalid', message: 'job num: due_at 1234 is not a date; treated as due' }]);
+  });
+});
+
+// The dry run is the drain's, not selectJobs's: it reports the fail verdicts and moves nothing.
+describe('a dry-run drain', () => {
+  const sandbox = useSandbox();
+
+  function outboxWith(s: Sandbox): void {
+    s.globalHooks(`settings:\n  outbox_max_retries: 2\nhooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: "type: shell\nshell: 'touch ../ran'", execution: 'mode: async\ndelivery: durable' })}\n`);
+    s.write(join(outbox(s, 'pending'), 'a-garbage.json'), 'hello');
+    for (const [id, retries] of [['b-tired', 2], ['c-good', 0]] as const) {
+      s.write(join(outbox(s, 'pending'), `${id}.json`), JSON.stringify({ ...(job(id) as { job: Job }).job, retries, created_at: new Date(Date.now() - 3600_000).toISOString(), hook_id: 'deliver', hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml') }));
+    }
+  }
+
+  it('moves no invalid or used-up job to failed/, and says it would', async () => {
+    const s = sandbox();
+    outboxWith(s);
+    const dry = await drainOutbox({ configDir: s.configDir, cwd: s.workspace, dryRun: true });
+    expect(dry.jobs.map((j) => [j.job_id, j.outcome])).toEqual([['a-garbage', 'invalid_job'], ['b-tired', 'max_retries'], ['c-good', 'would_run']]);
+    expect(dry.jobs.slice(0, 2).map((j) => j.error)).toEqual([expect.stringMatching(/would move to failed\/$/), 'started 2 times (outbox_max_retries 2); would move to failed/']);
+    expect(dry).toMatchObject({ would_fail: 2, failed: 0, would_run: 1, ran: 0 });
+    expect(readdirSync(outbox(s, 'pending')).sort()).toEqual(['a-garbage.json', 'b-tired.json', 'c-good.json']);
+    expect(existsSync(outbox(s, 'failed'))).toBe(false);
+
+    const real = await drainOutbox({ configDir: s.configDir, cwd: s.workspace });
+    expect(real).toMatchObject({ failed: 2, done: 1, would_fail: 0 });
+    expect(readdirSync(outbox(s, 'failed')).sort()).toEqual(['a-garbage.json', 'b-tired.json']);
+  });
+});
+
 describe('retryRequest', () => {
   const run = (status: RunRecord['status'], exitCode: number | null, result?: string, signal: string | null = null): RunRecord => ({
     status, exitCode, signal, durationMs: 1, stderrTail: '', stdout: '', stderr: '',
@@ -96,5 +191,14 @@ describe('retryRequest', () => {
     expect(retryRequest(run('ok', 0, '{"retry_after_seconds": 1e12}'), 'h', 60)).toMatchObject({ delaySeconds: MAX_RETRY_AFTER_SECONDS, warning: { code: 'retry_after_invalid' } });
     expect(retryRequest(run('ok', 0, '{"retry_after_seconds": "soon"}'), 'h', 60)).toMatchObject({ delaySeconds: 60, warning: { message: expect.stringContaining('"soon", which is not a number') } });
     expect(retryRequest(run('ok', 0, '{"other": 1}'), 'h', 60)).toBeUndefined();
+  });
+
+  it('does not read exit 75 by a signal, or a failed run\'s result file, as "not yet"', () => {
+    expect(retryRequest(run('failed', 75, undefined, 'SIGTERM'), 'h', 60)).toBeUndefined();
+    expect(retryRequest(run('failed', 1, '{"retry_after_seconds": 5}'), 'h', 60)).toBeUndefined();
+  });
+
+  it('takes the policy from the settings', () => {
+    expect(retryPolicy({ outbox_retry_delay_seconds: 7, outbox_max_retries: 2 })).toEqual({ delaySeconds: 7, maxRetries: 2 });
   });
 });

@@ -1,0 +1,76 @@
+// Outbox upkeep: requeueing failed jobs, pruning old done ones, listing deferred ones.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deferredJobs, pruneDone, requeueFailed } from '../../src/outbox/maintenance.js';
+import { type Folder, jobPath, outboxDir } from '../../src/outbox/store.js';
+
+const DAY = 86_400_000;
+const daysAgo = (n: number): string => new Date(Date.now() - n * DAY).toISOString();
+
+function configWith(folder: Folder, files: Record<string, string | object>): string {
+  const configDir = mkdtempSync(join(tmpdir(), 'chrys-maintenance-'));
+  mkdirSync(outboxDir(configDir, folder), { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(outboxDir(configDir, folder), name), typeof content === 'string' ? content : JSON.stringify(content));
+  return configDir;
+}
+const job = (id: string, fields: object = {}): object => ({ job_id: id, hook_id: 'h', payload: {}, state: 'failed', retries: 3, error: 'max_retries', ...fields });
+
+describe('requeueFailed', () => {
+  it('moves failed jobs back to pending with a fresh start count, and reports a file it cannot parse', () => {
+    const configDir = configWith('failed', { 'a.json': job('a', { custom: 'kept' }), 'b.json': 'not json' });
+    const before = Date.now();
+    expect(requeueFailed({ configDir })).toEqual([{ job_id: 'a', requeued: true }, { job_id: 'b', requeued: false, error: expect.stringMatching(/^not valid JSON: /) }]);
+    const requeued = JSON.parse(readFileSync(jobPath(configDir, 'pending', 'a'), 'utf8'));
+    expect(requeued).toMatchObject({ job_id: 'a', state: 'pending', retries: 0, error: null, custom: 'kept' });
+    expect(Date.parse(requeued.requeued_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect(readdirSync(outboxDir(configDir, 'failed'))).toEqual(['b.json']);
+  });
+
+  it('has nothing to requeue without a failed/ folder', () => {
+    expect(requeueFailed({ configDir: mkdtempSync(join(tmpdir(), 'chrys-maintenance-')) })).toEqual([]);
+  });
+});
+
+describe('pruneDone', () => {
+  it('deletes done jobs finished more than `days` ago, and keeps newer ones', () => {
+    const configDir = configWith('done', {
+      'old.json': job('old', { last_finished_at: daysAgo(10) }),
+      'new.json': job('new', { last_finished_at: daysAgo(1) }),
+      'notes.txt': 'not a job',
+    });
+    expect(pruneDone({ configDir }, 7)).toEqual(['old']);
+    expect(readdirSync(outboxDir(configDir, 'done')).sort()).toEqual(['new.json', 'notes.txt']);
+  });
+
+  it('goes by the file time when a job has no finish time or cannot be parsed', () => {
+    const configDir = configWith('done', {
+      'unfinished-old.json': job('u1'), 'unfinished-new.json': job('u2'), 'garbage-old.json': '{', 'bad-date.json': job('d', { last_finished_at: 'soon' }),
+    });
+    const old = new Date(Date.now() - 30 * DAY);
+    for (const name of ['unfinished-old.json', 'garbage-old.json', 'bad-date.json']) utimesSync(join(outboxDir(configDir, 'done'), name), old, old);
+    expect(pruneDone({ configDir }, 7).sort()).toEqual(['bad-date', 'garbage-old', 'unfinished-old']);
+    expect(existsSync(jobPath(configDir, 'done', 'unfinished-new'))).toBe(true);
+  });
+
+  it('prunes nothing without a done/ folder', () => {
+    expect(pruneDone({ configDir: mkdtempSync(join(tmpdir(), 'chrys-maintenance-')) }, 0)).toEqual([]);
+  });
+});
+
+describe('deferredJobs', () => {
+  it('lists the pending jobs that said "not yet", with their due time, starts and reason', () => {
+    const configDir = configWith('pending', {
+      'a.json': job('a', { state: 'pending', error: 'deferred', due_at: '2026-12-01T12:00:00Z', retries: 1, deferred_reason: 'exited with status 75 (not yet)' }),
+      'b.json': job('b', { state: 'pending', error: 'deferred', due_at: '2026-12-02T12:00:00Z', deferred_reason: 7 }),
+      'c.json': job('c', { state: 'pending', error: null, due_at: '2026-12-01T12:00:00Z' }),
+      'd.json': job('d', { state: 'pending', error: 'deferred' }),
+      'e.json': 'garbage',
+    });
+    expect(deferredJobs(configDir)).toEqual([
+      { job_id: 'a', hook_id: 'h', due_at: '2026-12-01T12:00:00Z', retries: 1, reason: 'exited with status 75 (not yet)' },
+      { job_id: 'b', hook_id: 'h', due_at: '2026-12-02T12:00:00Z', retries: 3, reason: null },
+    ]);
+  });
+});

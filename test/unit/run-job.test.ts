@@ -1,0 +1,242 @@
+// Running one durable job under its claim, with real hook processes: the start
+// is counted first, and the job is filed as done, failed, deferred or left pending.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Hook } from '../../src/core/config.js';
+import { normaliseHooksFile } from '../../src/core/normalise.js';
+import { withJobLock } from '../../src/outbox/claim.js';
+import { type Job, newJob } from '../../src/outbox/job.js';
+import { type JobRunOptions, fileJob, fileJobAsync, runDurableJob } from '../../src/outbox/run-job.js';
+import { ensureOutbox, jobPath, locksDir } from '../../src/outbox/store.js';
+import { TempFiles } from '../../src/run/runtime.js';
+import { eventually, isAlive } from '../helpers/sandbox.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) {
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+interface Outbox {
+  configDir: string;
+  /** A scratch directory the hooks write into. */
+  marks: string;
+  hook: (shell: string, execution?: object) => Hook;
+  /** Writes a pending job for `hook`; returns its id. */
+  pending: (hook: Hook, fields?: Partial<Job>) => string;
+  read: (folder: 'pending' | 'done' | 'failed', id: string) => Job | undefined;
+  run: (id: string, hook: Hook, opts?: JobRunOptions) => ReturnType<typeof runDurableJob>;
+}
+
+function outbox(): Outbox {
+  const configDir = mkdtempSync(join(tmpdir(), 'chrys-run-job-'));
+  const marks = join(configDir, 'marks');
+  mkdirSync(marks);
+  ensureOutbox(configDir);
+  const temp = new TempFiles(configDir);
+  return {
+    configDir,
+    marks,
+    hook: (shell, execution = {}) => normaliseHooksFile({ hooks: [{ id: 'deliver', event: 'after_tool_call', run: { type: 'shell', shell }, execution: { mode: 'async', delivery: 'durable', ...execution } }] }, 'global', join(configDir, 'hooks', 'hooks.yaml')).hooks[0]!,
+    pending: (hook, fields = {}) => {
+      const job = { ...newJob(hook, { event: 'after_tool_call', session_id: 's1', n: 1 as never }, new Date(Date.now() - 3600_000)), ...fields };
+      fileJob(configDir, job.job_id, job, 'pending');
+      return job.job_id;
+    },
+    read: (folder, id) => (existsSync(jobPath(configDir, folder, id)) ? JSON.parse(readFileSync(jobPath(configDir, folder, id), 'utf8')) : undefined),
+    run: (id, hook, opts) => runDurableJob(configDir, id, hook, { configDir, workspace: marks, sessionId: 's1', profile: '' }, temp, opts),
+  };
+}
+
+describe('runDurableJob', () => {
+  it('counts the start, runs the hook with the payload, keeps a log and files the job in done/', async () => {
+    const o = outbox();
+    const hook = o.hook(`cat > ${o.marks}/payload; echo out; echo err >&2`);
+    const id = o.pending(hook);
+    const before = new Date().toISOString();
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'done', warnings: [], record: { status: 'ok', exitCode: 0 } });
+    expect(JSON.parse(readFileSync(join(o.marks, 'payload'), 'utf8'))).toEqual({ event: 'after_tool_call', session_id: 's1', n: 1 });
+    const filed = o.read('done', id)!;
+    expect(o.read('pending', id)).toBeUndefined();
+    expect(filed).toMatchObject({ job_id: id, state: 'done', retries: 1, exit_code: 0, error: null, stderr_tail: 'err\n', log_path: run.logPath });
+    expect(filed.last_started_at! >= before && filed.last_finished_at! >= filed.last_started_at!).toBe(true);
+    expect(run.job).toMatchObject({ state: 'done', retries: 1, last_started_at: filed.last_started_at, log_path: run.logPath });
+    expect(readFileSync(run.logPath!, 'utf8')).toContain('out');
+  });
+
+  it('files a failed run in failed/ with its exit code, error and stderr tail', async () => {
+    const o = outbox();
+    const hook = o.hook('echo broken >&2; exit 3');
+    const id = o.pending(hook, { retries: 1 });
+    const run = await o.run(id, hook);
+    expect(run.outcome).toBe('failed');
+    expect(o.read('failed', id)).toMatchObject({ state: 'failed', retries: 2, exit_code: 3, stderr_tail: 'broken\n', error: run.record!.error ?? run.record!.status });
+    expect(o.read('failed', id)!.error).toEqual(expect.any(String));
+  });
+
+  it('records no stderr tail for a quiet failure', async () => {
+    const o = outbox();
+    const hook = o.hook('exit 1');
+    const id = o.pending(hook);
+    await o.run(id, hook);
+    expect(o.read('failed', id)).toMatchObject({ stderr_tail: null, exit_code: 1 });
+  });
+
+  it('defers a run that exits 75, back in pending/ due after the policy\'s delay', async () => {
+    const o = outbox();
+    const hook = o.hook('exit 75');
+    const id = o.pending(hook);
+    const before = Date.now();
+    const run = await o.run(id, hook, { retry: { delaySeconds: 30, maxRetries: 3 } });
+    expect(run.outcome).toBe('deferred');
+    const filed = o.read('pending', id)!;
+    expect(filed).toMatchObject({ state: 'pending', retries: 1, error: 'deferred', deferred_reason: 'exited with status 75 (not yet)', exit_code: 75 });
+    expect(Date.parse(filed.due_at!) - before).toBeGreaterThanOrEqual(30_000 - 1000);
+    expect(Date.parse(filed.due_at!) - Date.now()).toBeLessThanOrEqual(30_000);
+  });
+
+  it('defers by the default policy when given none', async () => {
+    const o = outbox();
+    const hook = o.hook('exit 75');
+    const id = o.pending(hook);
+    const before = Date.now();
+    expect((await o.run(id, hook)).outcome).toBe('deferred');
+    expect(Date.parse(o.read('pending', id)!.due_at!) - before).toBeGreaterThanOrEqual(60_000 - 1000);
+  });
+
+  it('fails a "not yet" that used the last start, saying why it was deferred', async () => {
+    const o = outbox();
+    const hook = o.hook('exit 75');
+    const id = o.pending(hook, { retries: 2 });
+    expect((await o.run(id, hook, { retry: { delaySeconds: 1, maxRetries: 3 } })).outcome).toBe('failed');
+    expect(o.read('failed', id)).toMatchObject({ state: 'failed', retries: 3, error: 'max_retries', deferred_reason: 'exited with status 75 (not yet)' });
+  });
+
+  it('passes on the warning about a retry_after_seconds out of range', async () => {
+    const o = outbox();
+    const hook = o.hook('echo \'{"retry_after_seconds": -5}\' > "$CHRYS_HOOK_RESULT"');
+    const id = o.pending(hook);
+    const run = await o.run(id, hook, { retry: { delaySeconds: 9, maxRetries: 3 } });
+    expect(run).toMatchObject({ outcome: 'deferred', warnings: [{ code: 'retry_after_invalid', hook: 'deliver' }] });
+    expect(o.read('pending', id)!.deferred_reason).toBe('asked to be retried after 0 s');
+    expect(readFileSync(run.logPath!, 'utf8')).toContain('retry_after_seconds');
+  });
+
+  it('leaves a cancelled run pending, its start counted', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    const id = o.pending(hook);
+    expect((await o.run(id, hook, { cancelled: () => true })).outcome).toBe('pending');
+    expect(existsSync(join(o.marks, 'ran'))).toBe(true);
+    expect(o.read('pending', id)).toMatchObject({ state: 'pending', retries: 1 });
+  });
+
+  it('kills a hook at its timeout', async () => {
+    const o = outbox();
+    const hook = o.hook('sleep 30', { timeout_seconds: 1 });
+    const id = o.pending(hook);
+    const run = await o.run(id, hook);
+    expect(run.record).toMatchObject({ status: 'timeout' });
+    expect(run.outcome).not.toBe('done');
+  });
+
+  it('notes the hook\'s process group next to the lock while it runs, and tells onSpawn', async () => {
+    const o = outbox();
+    // The note is written once the spawn returns: the hook waits for it (bounded).
+    const hook = o.hook(`for i in $(seq 500); do ls "${locksDir(o.configDir)}"/*.pgid >/dev/null 2>&1 && break; sleep 0.01; done; cp "${locksDir(o.configDir)}"/*.pgid ${o.marks}/seen`);
+    const id = o.pending(hook);
+    const spawned: number[] = [];
+    await o.run(id, hook, { onSpawn: (pid) => spawned.push(pid) });
+    expect(spawned).toHaveLength(1);
+    expect(readFileSync(join(o.marks, 'seen'), 'utf8')).toBe(String(spawned[0]));
+    expect(existsSync(join(locksDir(o.configDir), `${id}.pgid`))).toBe(false);
+  });
+
+  it('does not run a job whose file is gone, or one claimed by someone else', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    expect(await o.run('never-written', hook)).toEqual({ outcome: 'gone', warnings: [] });
+    const id = o.pending(hook);
+    const inner = await withJobLock(o.configDir, id, () => o.run(id, hook));
+    expect(inner).toEqual({ claimed: true, value: { outcome: 'claimed', warnings: [] } });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(false);
+    expect(o.read('pending', id)).toMatchObject({ retries: 0, state: 'pending' });
+  });
+
+  it('files a refused job in failed/ with the reason, without starting it', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    const id = o.pending(hook);
+    const seen: string[] = [];
+    const run = await o.run(id, hook, { refuse: (job) => (seen.push(job.job_id), 'already ran this session') });
+    expect(run).toMatchObject({ outcome: 'failed', warnings: [], job: { state: 'failed', error: 'already ran this session', retries: 0 } });
+    expect(seen).toEqual([id]);
+    expect(o.read('failed', id)).toMatchObject({ state: 'failed', error: 'already ran this session', retries: 0 });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(false);
+    const allowed = o.pending(hook);
+    expect((await o.run(allowed, hook, { refuse: () => undefined })).outcome).toBe('done');
+  });
+
+  it('does not start a job again while the process group of its previous run is alive', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    const id = o.pending(hook);
+    const previous = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    children.push(previous);
+    await new Promise((r) => previous.once('spawn', r));
+    const note = join(locksDir(o.configDir), `${id}.pgid`);
+    writeFileSync(note, String(previous.pid));
+    expect(await o.run(id, hook)).toEqual({ outcome: 'claimed', warnings: [] });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(false);
+    expect(existsSync(note)).toBe(true);
+
+    previous.kill('SIGKILL');
+    await new Promise((r) => previous.once('exit', r));
+    await eventually(() => !isAlive(previous.pid!), 10_000, 'the previous run to be gone');
+    expect((await o.run(id, hook)).outcome).toBe('done');
+    expect(existsSync(join(o.marks, 'ran'))).toBe(true);
+  });
+
+  it('ignores a process-group note that is not a pid', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    for (const text of ['', 'garbage', '-1', '0', '1.5']) {
+      const id = o.pending(hook);
+      writeFileSync(join(locksDir(o.configDir), `${id}.pgid`), text);
+      expect([text, (await o.run(id, hook)).outcome]).toEqual([text, 'done']);
+    }
+  });
+
+  it('stays pending, with the reason, when the ran job cannot be filed', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    const id = o.pending(hook);
+    rmSync(join(o.configDir, 'hooks', 'outbox', 'done'), { recursive: true });
+    writeFileSync(join(o.configDir, 'hooks', 'outbox', 'done'), 'not a folder');
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'pending', error: expect.stringMatching(/^ran, but cannot file the job \(\w+\); it stays pending$/), record: { status: 'ok' } });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(true);
+  });
+});
+
+describe('fileJob and fileJobAsync', () => {
+  it.each([['fileJob', fileJob], ['fileJobAsync', fileJobAsync]] as const)('%s rewrites the pending file, then moves it to its folder', async (_name, file) => {
+    const o = outbox();
+    const hook = o.hook('true');
+    const id = o.pending(hook);
+    await file(o.configDir, id, { ...o.read('pending', id)!, state: 'done', note: 'x' }, 'done');
+    expect(o.read('pending', id)).toBeUndefined();
+    expect(o.read('done', id)).toMatchObject({ state: 'done', note: 'x' });
+    await file(o.configDir, id, { ...o.read('done', id)!, state: 'pending' }, 'pending');
+    expect(o.read('pending', id)).toMatchObject({ state: 'pending' });
+  });
+});
