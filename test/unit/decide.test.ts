@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { testHook } from '../helpers/hook.js';
 import type { Hook } from '../../src/core/config.js';
 import { type Chain, type Outcome, applyOutcome, emptyDecision } from '../../src/core/decide.js';
-import type { EventName } from '../../src/core/events.js';
+import { type EventName, eventSpecFor } from '../../src/core/events.js';
 import { type JsonObject, parseJson, stringifyJson } from '../../src/core/json.js';
 
 const hook = (id: string, event: EventName = 'before_tool_call', on_error: 'block' | 'warn' | 'ignore' = 'warn'): Hook => testHook({ id, event, source: 'project', execution: { on_error } });
@@ -114,5 +114,110 @@ describe('the decision merge', () => {
     const c = chain();
     applyOutcome(c, hook('t'), { ...failed(), status: 'timeout', error: 'timed out after 1 s and was killed' });
     expect(c.decision.warnings.map((w) => w.code)).toEqual(['hook_timeout']);
+  });
+});
+
+describe('applyOutcome report lines', () => {
+  it('reports an ok hook with its exit code and duration', () => {
+    const c = chain();
+    expect(applyOutcome(c, hook('a'), { ...ok(''), exitCode: 0, durationMs: 12 })).toEqual({ id: 'a', source: 'project', mode: 'blocking', status: 'ok', exit_code: 0, duration_ms: 12 });
+    expect(c.decision.warnings).toEqual([]);
+  });
+
+  it('marks only the hook that made the block as blocked', () => {
+    const c = chain();
+    expect(applyOutcome(c, hook('first'), ok('{"action":"block","reason":"one"}')).status).toBe('blocked');
+    expect(applyOutcome(c, hook('second'), ok('{"action":"block","reason":"two"}')).status).toBe('ok');
+    expect(applyOutcome(c, hook('third'), ok('{"action":"allow"}')).status).toBe('ok');
+  });
+
+  it('treats an invalid result as no opinion, with a warning', () => {
+    const c = chain();
+    const report = applyOutcome(c, hook('a'), { ...ok(''), result: { kind: 'invalid', reason: 'the result file is not JSON' } });
+    expect(report.status).toBe('ok');
+    expect(c.decision.warnings).toEqual([{ code: 'result_invalid', hook: 'a', message: 'hook "a": the result file is not JSON; treated as no opinion' }]);
+    expect(c.decision.blocked).toBe(false);
+  });
+
+  it('collects the warnings a result earned on the decision', () => {
+    const c = chain();
+    applyOutcome(c, hook('a'), ok('{"action":"nope"}'));
+    expect(c.decision.warnings).toEqual([{ code: 'result_invalid', hook: 'a', message: 'hook "a": action must be "allow", "block" or "modify"; ignored' }]);
+  });
+
+  it('says when a failed foreign hook still decided, unless its errors are ignored', () => {
+    const failure = 'exited with status 1';
+    for (const on_error of ['warn', 'block'] as const) {
+      const c = chain();
+      const report = applyOutcome(c, hook('f', 'before_tool_call', on_error), { ...ok('{"action":"block","reason":"no"}'), failure });
+      expect(report.status).toBe('blocked');
+      expect(c.decision.warnings).toEqual([{ code: 'hook_failed', hook: 'f', message: 'hook "f" exited with status 1; its JSON output still decided, as its agent reads it (on_error: block blocks instead)' }]);
+    }
+    const quiet = chain();
+    applyOutcome(quiet, hook('f', 'before_tool_call', 'ignore'), { ...ok(''), failure });
+    expect(quiet.decision.warnings).toEqual([]);
+  });
+});
+
+describe('applyOutcome failures', () => {
+  it('blocks under on_error: block with the error and the trimmed stderr tail', () => {
+    const c = chain();
+    const report = applyOutcome(c, hook('f', 'before_tool_call', 'block'), failed('  disk on fire\n'));
+    expect(report).toEqual({ id: 'f', source: 'project', mode: 'blocking', status: 'failed', exit_code: 3, duration_ms: 1, reason: 'exited with status 3' });
+    expect(c.decision).toMatchObject({ blocked: true, reason: 'hook "f" failed (exited with status 3): disk on fire', blocked_by: { id: 'f', source: 'project' } });
+    expect(c.decision.warnings).toEqual([]);
+  });
+
+  it('blocks without a colon when stderr was empty or blank', () => {
+    for (const tail of ['', ' \n ']) {
+      const c = chain();
+      applyOutcome(c, hook('f', 'before_tool_call', 'block'), failed(tail));
+      expect(c.decision.reason).toBe('hook "f" failed (exited with status 3)');
+    }
+  });
+
+  it('falls back on the status when the outcome has no error text', () => {
+    const c = chain();
+    const { error: _error, ...noText } = failed();
+    const report = applyOutcome(c, hook('f'), { ...noText, status: 'launch_error', exitCode: null });
+    expect(report.reason).toBe('launch_error');
+    expect(c.decision.warnings).toEqual([{ code: 'hook_failed', hook: 'f', message: 'hook "f" launch_error' }]);
+  });
+
+  it('warns about a failure with the error, naming a timeout as such', () => {
+    const c = chain();
+    applyOutcome(c, hook('f'), failed());
+    applyOutcome(c, hook('t'), { ...failed(), status: 'timeout', error: 'timed out after 1 s and was killed' });
+    expect(c.decision.warnings).toEqual([
+      { code: 'hook_failed', hook: 'f', message: 'hook "f" exited with status 3' },
+      { code: 'hook_timeout', hook: 't', message: 'hook "t" timed out after 1 s and was killed' },
+    ]);
+  });
+
+  it('blocks under on_error: block where the firing gates an agent stop', () => {
+    const c: Chain = { ...chain('conversation_done'), spec: eventSpecFor('conversation_done', 'claude') };
+    applyOutcome(c, hook('f', 'conversation_done', 'block'), failed());
+    expect(c.decision.blocked).toBe(true);
+    const plain = chain('conversation_done');
+    applyOutcome(plain, hook('f', 'conversation_done', 'block'), failed());
+    expect(plain.decision.blocked).toBe(false);
+  });
+});
+
+describe('the decision edges', () => {
+  it('starts with no hooks, no warnings and nothing decided', () => {
+    expect(emptyDecision('session_start')).toStrictEqual({ schema: 1, event: 'session_start', blocked: false, reason: null, blocked_by: null, args: null, args_override: {}, system_reminders: [], extra_context: [], replace_result: null, block_feedback: null, permission: null, contexts: [], hooks: [], warnings: [] });
+  });
+
+  it('marks the args modified when a hook replaces them', () => {
+    const c = chain();
+    applyOutcome(c, hook('a'), ok('{"action":"modify","args":{"x":1}}'));
+    expect(c.argsModified).toBe(true);
+  });
+
+  it('keeps a failure quiet under on_error: ignore on an event that cannot block', () => {
+    const c = chain('session_start');
+    applyOutcome(c, hook('f', 'session_start', 'ignore'), failed());
+    expect(c.decision.warnings).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The load's one diagnostics list as fire, list and resolve report it (core/diagnostics.ts).
 import { describe, expect, it } from 'vitest';
-import { type Diagnostic, fromWarning, loadWarnings, toWarning } from '../../src/core/diagnostics.js';
+import { type Diagnostic, ERROR_CODES, FIRE_LOAD_WARNINGS, HOOK_LEVEL_ERRORS, WARNING_CODES, fromWarning, loadWarnings, toWarning } from '../../src/core/diagnostics.js';
 
 const at = (path: string, line: number, extra: Partial<Diagnostic>): Diagnostic => ({ path, line, column: 3, severity: 'warning', code: 'broad_match', message: 'm', ...extra });
 
@@ -51,5 +51,56 @@ describe('fromWarning', () => {
   it('places a helper warning at the start of the file it names, as a warning', () => {
     expect(fromWarning({ code: 'trust_record_invalid', path: '/t.json', message: 'm' })).toStrictEqual({ path: '/t.json', line: 1, column: 1, severity: 'warning', code: 'trust_record_invalid', message: 'm' });
     expect(toWarning(fromWarning({ code: 'hook_skipped', path: '/g', message: 'm', hook: 'h', event: 'e', source: 'project', line: 2, column: 4 }))).toStrictEqual({ code: 'hook_skipped', path: '/g', message: 'm', hook: 'h', event: 'e', source: 'project', line: 2, column: 4 });
+  });
+});
+
+const diag = (extra: Partial<Diagnostic> = {}): Diagnostic => ({ path: '/h/hooks.yaml', line: 3, column: 7, severity: 'warning', code: 'broad_match', message: 'runs everywhere', ...extra });
+
+describe('toWarning', () => {
+  it('keeps the position and folds the hint into the message', () => {
+    expect(toWarning(diag({ hint: 'add a match' }))).toEqual({ code: 'broad_match', message: 'runs everywhere (add a match)', path: '/h/hooks.yaml', line: 3, column: 7 });
+  });
+
+  it('copies the hook and event only when the diagnostic has them', () => {
+    expect(toWarning(diag({ hook: 'g', event: 'before_tool_call' }))).toEqual({ code: 'broad_match', message: 'runs everywhere', path: '/h/hooks.yaml', line: 3, column: 7, hook: 'g', event: 'before_tool_call' });
+    const bare = toWarning(diag());
+    expect(Object.keys(bare).sort()).toEqual(['code', 'column', 'line', 'message', 'path']);
+    expect(bare.message).toBe('runs everywhere');
+  });
+});
+
+describe('the code lists', () => {
+  it('keep errors and warnings apart, each code once', () => {
+    const all = [...ERROR_CODES, ...WARNING_CODES];
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.every((c) => /^[a-z]+(_[a-z]+)*$/.test(c))).toBe(true);
+    expect(ERROR_CODES).toContain('syntax_error');
+    expect(WARNING_CODES).toContain('hook_skipped');
+  });
+
+  it('leave out only single hooks for a bad regex', () => {
+    expect([...HOOK_LEVEL_ERRORS]).toEqual(['invalid_regex']);
+  });
+
+  it.each([
+    'project_hooks_dormant',
+    'hooks_config_invalid',
+    'project_hooks_config_invalid',
+    'hook_skipped',
+    'duplicate_hook_id',
+    'durable_ignored',
+    'settings_invalid',
+    'config_dir_not_found',
+    'workspace_not_found',
+    'shadowed_file',
+    'project_hooks_changed',
+    'trust_record_invalid',
+  ] as const)('make fire report the load warning %s, which changes what a firing does', (code) => {
+    expect(FIRE_LOAD_WARNINGS.has(code)).toBe(true);
+    expect(WARNING_CODES).toContain(code);
+  });
+
+  it.each(['broad_match', 'event_alias', 'script_not_found', 'tool_filter_never_matches', 'unknown_key'] as const)('keep the lint-only finding %s out of fire', (code) => {
+    expect(FIRE_LOAD_WARNINGS.has(code)).toBe(false);
   });
 });

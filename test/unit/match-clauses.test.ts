@@ -7,10 +7,15 @@ import type { Hook, Match } from '../../src/core/config.js';
 import { type JsonObject, parseJson } from '../../src/core/json.js';
 import { describeMatch, matchHook } from '../../src/core/match.js';
 import { compilePythonRegex } from '../../src/core/pyregex.js';
+import { compileToolMatcher } from '../../src/core/tool-matcher.js';
 
 const hook = (match: Match | undefined): Hook => testHook({ match });
 const env = (json: string): JsonObject => parseJson(json) as JsonObject;
 const verdict = (match: Match, envelope: string) => matchHook(hook(match), env(envelope));
+const reasonOf = (match: Match, envelope: string): string | undefined => {
+  const v = verdict(match, envelope);
+  return v.verdict === 'run' ? undefined : v.reason;
+};
 const re = (source: string) => {
   const r = compilePythonRegex(source);
   if (!r.ok) throw new Error(r.error);
@@ -114,5 +119,92 @@ describe('describeMatch', () => {
         max_context_tokens: 5,
       }),
     ).toBe('profile=Code profiles=A|B tool_kind=k tool_name=n args.p=="e" args.p~"c" args.p=~/r$/ session_kinds=cron context_tokens<=5');
+  });
+});
+
+describe('tool_names and tool_name_regex', () => {
+  const TOOL = '{"tool":{"name":"Edit","kind":"filesystem.write"}}';
+  const matcher = (source: string): Match => {
+    const compiled = compileToolMatcher(source);
+    if (!compiled.ok) throw new Error(compiled.error);
+    return { tool_name_regex: source, toolMatcher: compiled.matcher };
+  };
+
+  it('runs for any of the listed names, and lists them on a miss', () => {
+    expect(verdict({ tool_names: ['Write', 'Edit'] }, TOOL).verdict).toBe('run');
+    expect(verdict({ tool_names: ['Write', 'Bash'] }, TOOL)).toEqual({ verdict: 'no_match', reason: 'tool_name is `Edit`, hook wants one of `Write`, `Bash`' });
+    expect(verdict({ tool_names: ['Edit'] }, '{}')).toEqual({ verdict: 'no_match', reason: 'tool_name is missing, hook wants one of `Edit`' });
+    expect(verdict({ tool_names: [] }, '{}').verdict).toBe('run');
+  });
+
+  it('matches the name with the compiled matcher, and quotes the source on a miss', () => {
+    expect(verdict(matcher('Ed.t'), TOOL).verdict).toBe('run');
+    expect(verdict(matcher('Write|Bash'), TOOL)).toEqual({ verdict: 'no_match', reason: 'tool_name is `Edit`, hook wants tool_name_regex `Write|Bash`' });
+    expect(verdict(matcher('^E'), '{"tool":{"kind":"k"}}')).toEqual({ verdict: 'no_match', reason: 'tool_name is missing, hook wants tool_name_regex `^E`' });
+    expect(verdict(matcher('*'), '{}').verdict).toBe('run');
+  });
+
+  it('reads a tool name that is not a string as Python would print it', () => {
+    expect(verdict({ tool_name: '5' }, '{"tool":{"name":5}}').verdict).toBe('run');
+    expect(verdict({ tool_kind: 'True' }, '{"tool":{"kind":true}}').verdict).toBe('run');
+  });
+
+  it('checks profile before the tool clauses, and the tool clauses in order', () => {
+    expect(reasonOf({ profile: 'QA', tool_name: 'x' }, TOOL)).toContain('profile');
+    expect(reasonOf({ tool_kind: 'k', tool_name: 'x' }, TOOL)).toContain('tool_kind');
+    expect(reasonOf({ tool_name: 'x', tool_names: ['y'] }, TOOL)).toBe('tool_name is `Edit`, hook wants `x`');
+    expect(reasonOf({ tool_names: ['y'], ...matcher('z') }, TOOL)).toContain('one of');
+    expect(reasonOf({ ...matcher('z'), args: { p: { contains: '' } } }, TOOL)).toContain('tool_name_regex');
+    expect(verdict({ args: { p: { contains: '' } }, session_kinds: ['cron'] }, TOOL)).toEqual({ verdict: 'no_match', reason: 'argument p is missing' });
+  });
+});
+
+describe('bounded argument regexes', () => {
+  it('runs a pattern under the budget like any other', () => {
+    const r = { ...re('a.*b.*c'), regexBounded: true };
+    expect(verdict({ args: { p: r } }, '{"tool":{"args":{"p":"xaybzc"}}}').verdict).toBe('run');
+    expect(verdict({ args: { p: r } }, '{"tool":{"args":{"p":"cba"}}}')).toEqual({ verdict: 'no_match', reason: 'argument p is `cba`, hook wants regex `a.*b.*c`' });
+  });
+
+  it('reports a pattern that ran out of its budget as an error, not a non-match', () => {
+    const r = { ...re('(a+)+$'), regexBounded: true };
+    expect(verdict({ args: { p: r } }, `{"tool":{"args":{"p":"${'a'.repeat(40)}!"}}}`)).toEqual({ verdict: 'error', reason: 'regex `(a+)+$` on argument p ran out of its 250 ms budget' });
+  });
+});
+
+describe('session_kinds and context_tokens reasons', () => {
+  it('lists every kind the hook runs for', () => {
+    expect(verdict({ session_kinds: ['cron', 'ci'] }, '{"session_kind":"interactive"}')).toEqual({ verdict: 'skipped', reason: 'session_kind is `interactive`, hook runs only for `cron`, `ci`' });
+    expect(verdict({ session_kinds: ['cron', 'ci'] }, '{"session_kind":"ci"}').verdict).toBe('run');
+    expect(verdict({ session_kinds: ['interactive'] }, '{"session_kind":5}').verdict).toBe('run');
+  });
+
+  it('quotes the token count as the agent sent it', () => {
+    expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":1.5e3}')).toEqual({ verdict: 'skipped', reason: 'context_tokens 1.5e3 is above max_context_tokens 100' });
+    expect(verdict({ max_context_tokens: 0 }, '{"context_tokens":0}').verdict).toBe('run');
+  });
+});
+
+describe('describeMatch of name lists and patterns', () => {
+  it('shows tool_names, tool_name_regex and a lone argument operator', () => {
+    expect(describeMatch({ tool_names: ['Edit', 'Write'], tool_name_regex: 'Bash.*' })).toBe('tool_names=Edit|Write tool_name=~/Bash.*/');
+    expect(describeMatch({ args: { cmd: { contains: 'rm' } } })).toBe('args.cmd~"rm"');
+    expect(describeMatch({ args: { cmd: { equals: 'x "y"' } } })).toBe('args.cmd=="x \\"y\\""');
+    expect(describeMatch({ profiles: [], tool_names: [], session_kinds: [], args: {} })).toBe('*');
+    expect(describeMatch({ profile: '', max_context_tokens: 0 })).toBe('profile= context_tokens<=0');
+  });
+});
+
+describe('hooks without a tool to look at', () => {
+  it('runs a hook with no match clause on anything', () => {
+    expect(matchHook(hook(undefined), env('{}'))).toEqual({ verdict: 'run' });
+  });
+
+  it('finds an argument missing when the envelope has no tool', () => {
+    expect(verdict({ args: { p: { contains: '' } } }, '{}')).toEqual({ verdict: 'no_match', reason: 'argument p is missing' });
+  });
+
+  it('lists several session kinds in describeMatch', () => {
+    expect(describeMatch({ session_kinds: ['cron', 'ci'] })).toBe('session_kinds=cron|ci');
   });
 });

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { testHook } from '../helpers/hook.js';
 import type { Hook } from '../../src/core/config.js';
-import { type Chain, applyResult, emptyDecision, ignoredResult } from '../../src/core/decide.js';
-import type { EventName } from '../../src/core/events.js';
+import { type Chain, RESULT_KEYS, applyResult, emptyDecision, ignoredResult } from '../../src/core/decide.js';
+import { type EventName, eventSpecFor } from '../../src/core/events.js';
 import { type JsonObject, parseJson, stringifyJson } from '../../src/core/json.js';
 
 const hook = (id: string, event: EventName, mode: Hook['execution']['mode'] = 'blocking'): Hook => testHook({ id, event, execution: { mode } });
@@ -234,5 +234,130 @@ describe('ignoredResult (non-blocking hooks)', () => {
       { code: 'decision_ignored', hook: 'bg', message: 'hook "bg" is async: its decision (action, context) is ignored; make it blocking to have it applied' },
     ]);
     expect(ignoredResult(h, result('{"note":1}'))).toEqual([]);
+  });
+});
+
+describe('the keys that took effect (--explain)', () => {
+  const traced = (event: EventName, spec?: Chain['spec']): Chain => ({ ...chain(event), applied: [], ...(spec ? { spec } : {}) });
+
+  it('lists the applied keys in table order, and reason only with the block it made', () => {
+    const c = traced('user_prompt_submit');
+    apply(c, '{"reason":"r","action":"block","system_reminder":"s","context":"c"}');
+    expect(c.applied).toEqual(['system_reminder', 'context', 'action', 'reason']);
+  });
+
+  it('leaves out ignored and invalid keys, and a reason without a block', () => {
+    const c = traced('user_prompt_submit');
+    apply(c, '{"reason":"r","action":"allow","permission":"deny","system_reminder":5}');
+    expect(c.applied).toEqual(['action']);
+  });
+
+  it('does not credit a reason when the chain was blocked already', () => {
+    const c = traced('user_prompt_submit');
+    apply(c, '{"action":"block","reason":"first"}', 'a');
+    c.applied = [];
+    apply(c, '{"action":"block","reason":"second"}', 'b');
+    expect(c.applied).toEqual(['action']);
+    expect(c.decision).toMatchObject({ reason: 'second', blocked_by: { id: 'b' } });
+  });
+
+  it('records nothing without a trace', () => {
+    const c = chain('user_prompt_submit');
+    apply(c, '{"action":"block","reason":"r"}');
+    expect(c).not.toHaveProperty('applied');
+  });
+});
+
+describe('the event rules of one firing', () => {
+  it('lets an agent stop be refused when the firing gates it', () => {
+    const observer = chain('conversation_done');
+    expect(apply(observer, '{"action":"block","reason":"keep going"}').map((w) => w.message)).toEqual([
+      'hook "h": reason ignored: it does not apply to event conversation_done',
+      'hook "h": action ignored: it does not apply to event conversation_done',
+    ]);
+    expect(observer.decision.blocked).toBe(false);
+    const gated: Chain = { ...chain('conversation_done'), spec: eventSpecFor('conversation_done', 'claude') };
+    expect(apply(gated, '{"action":"block","reason":"keep going"}')).toEqual([]);
+    expect(gated.decision).toMatchObject({ blocked: true, reason: 'keep going' });
+  });
+
+  it('keeps a reason quiet where it could serve a block or block feedback', () => {
+    expect(apply(chain('after_tool_call'), '{"reason":"x"}')).toEqual([]);
+    expect(apply(chain('permission_request'), '{"reason":"x"}')).toEqual([]);
+    expect(apply(chain('before_turn'), '{"reason":"x"}')).toEqual([{ code: 'decision_ignored', hook: 'h', message: 'hook "h": reason ignored: it does not apply to event before_turn' }]);
+  });
+
+  it('gives block feedback the reason, and leaves the decision unblocked', () => {
+    const c = chain('tool_error');
+    apply(c, '{"action":"block","reason":"try again"}');
+    expect(c.decision).toMatchObject({ blocked: false, reason: null, blocked_by: null, block_feedback: 'try again' });
+  });
+
+  it('rejects a reason that is not a string, and names the hook in the block instead', () => {
+    const c = chain('before_tool_call');
+    expect(apply(c, '{"action":"block","reason":["x"]}', 'g')).toEqual([{ code: 'result_invalid', hook: 'g', message: 'hook "g": reason must be a string; ignored' }]);
+    expect(c.decision.reason).toBe('blocked by hook "g"');
+  });
+
+  it('ignores modify keys with a modify action on an event that cannot modify', () => {
+    const c = chain('permission_request');
+    expect(apply(c, '{"action":"modify","args_override":{"x":1}}').map((w) => w.message)).toEqual([
+      'hook "h": args_override ignored: it does not apply to event permission_request',
+      'hook "h": action ignored: it does not apply to event permission_request',
+    ]);
+  });
+
+  it('accepts an allow on every event, even one that cannot block', () => {
+    expect(apply(chain('session_start'), '{"action":"allow"}')).toEqual([]);
+  });
+});
+
+describe('permission and block together', () => {
+  it('does not take over a block made earlier in the chain', () => {
+    const c = chain('permission_request');
+    apply(c, '{"action":"block","reason":"first"}', 'a');
+    apply(c, '{"permission":"deny","reason":"second"}', 'b');
+    expect(c.decision).toMatchObject({ permission: 'deny', reason: 'first', blocked_by: { id: 'a' } });
+  });
+
+  it('lets a later ask or allow not weaken a deny', () => {
+    const c = chain('permission_request');
+    apply(c, '{"permission":"deny"}', 'a');
+    apply(c, '{"permission":"ask"}', 'b');
+    apply(c, '{"permission":"allow"}', 'c');
+    expect(c.decision.permission).toBe('deny');
+  });
+
+  it('names the hook in a deny with an empty or non-string reason', () => {
+    for (const reason of ['""', '3', 'null']) {
+      const c = chain('permission_request');
+      apply(c, `{"permission":"deny","reason":${reason}}`, 'p');
+      expect(c.decision.reason).toBe('permission denied by hook "p"');
+    }
+  });
+});
+
+describe('RESULT_KEYS', () => {
+  it('lists every key in apply order', () => {
+    expect(RESULT_KEYS).toEqual(['args', 'args_override', 'system_reminder', 'extra_context', 'replace_result', 'context', 'permission', 'reason', 'action']);
+  });
+});
+
+describe('ignoredResult for fire_and_forget hooks', () => {
+  it('names the mode, and every decision key once', () => {
+    expect(ignoredResult(hook('bg', 'after_turn', 'fire_and_forget'), result('{"reason":"x","args":{}}'))[0]!.message).toBe('hook "bg" is fire_and_forget: its decision (reason, args) is ignored; make it blocking to have it applied');
+    expect(ignoredResult(hook('bg', 'after_turn', 'async'), result('{}'))).toEqual([]);
+  });
+});
+
+describe('what a wrongly shaped key must be', () => {
+  it.each<[EventName, string, string]>([
+    ['user_prompt_submit', '{"system_reminder":{"x":1}}', 'system_reminder must be a string or a list of strings'],
+    ['after_tool_call', '{"extra_context":[1]}', 'extra_context must be a string or a list of strings'],
+    ['after_tool_call', '{"replace_result":1}', 'replace_result must be a string'],
+    ['permission_request', '{"permission":true}', 'permission must be "allow", "ask" or "deny"'],
+    ['before_tool_call', '{"action":"block","reason":{}}', 'reason must be a string'],
+  ])('on %s: %s', (event, json, message) => {
+    expect(apply(chain(event), json)).toEqual([{ code: 'result_invalid', hook: 'h', message: `hook "h": ${message}; ignored` }]);
   });
 });

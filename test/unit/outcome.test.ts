@@ -38,6 +38,15 @@ describe('classifyOutcome', () => {
     expect(classifyOutcome(of({ exitCode: 0, timedOut: true })).status).toBe('timeout');
   });
 
+  it('a timeout without a known limit does not invent one', () => {
+    expect(classifyOutcome(of({ exitCode: null, signal: 'SIGKILL', timedOut: true })).error).toBe('timed out and was killed');
+    expect(classifyOutcome(of({ timedOut: true, timeoutMs: 30_000 })).error).toBe('timed out after 30 s and was killed');
+  });
+
+  it('a run that was not cancelled shows its classified status in history', () => {
+    for (const o of [base, of({ exitCode: 1 }), of({ timedOut: true })]) expect(historyStatus(o, classifyOutcome(o).status)).toBe(classifyOutcome(o).status);
+  });
+
   it('a cancelled run stays pending, even when it also timed out or exited 0', () => {
     for (const o of [of({ cancelled: true }), of({ cancelled: true, timedOut: true, signal: 'SIGKILL', exitCode: null }), of({ cancelled: true, exitCode: 1 })]) {
       expect(classifyOutcome(o)).toEqual({ status: 'failed', disposition: 'pending', error: 'cancelled', result: { kind: 'none' } });

@@ -1,7 +1,7 @@
 // The pure parts of trust by content, the kill switches and the run statistics.
 import { describe, expect, it } from 'vitest';
 import type { Hook } from '../../src/core/config.js';
-import { hooksDisabledWarning, killSwitchWarnings, killSwitchesFrom, skipReason, switchedOff } from '../../src/core/kill-switch.js';
+import { hooksDisabledWarning, killSwitchValueWarnings, killSwitchWarnings, killSwitchesFrom, skipReason, switchedOff } from '../../src/core/kill-switch.js';
 import { type TrustedFile, describeDiff, diffManifests, diffTrusted, isEmptyDiff, parseTrustRecord } from '../../src/core/trust.js';
 import { statsOf } from '../../src/state/stats.js';
 
@@ -125,6 +125,57 @@ describe('kill switches', () => {
       ['hook_locked', 'before_tool_call', 'hook "g" is locked in /global/hooks.yaml: CHRYS_HOOKS=0 cannot turn it off'],
       ['hook_locked', 'session_start', 'hook "g" is locked in /global/hooks.yaml: CHRYS_HOOKS=0 cannot turn it off'],
     ]);
+  });
+});
+
+describe('kill switch values', () => {
+  it('keeps the value as set, trimmed, and none when unset or blank', () => {
+    expect(killSwitchesFrom({ CHRYS_HOOKS: ' Off ' })).toEqual({ off: true, skip: [], value: 'Off' });
+    expect(killSwitchesFrom({ CHRYS_HOOKS: '  ' })).toEqual({ off: false, skip: [] });
+  });
+
+  it.each(['maybe', '2', 'disable'])('warns that CHRYS_HOOKS=%s is not understood and leaves hooks on', (value) => {
+    const s = killSwitchesFrom({ CHRYS_HOOKS: value });
+    expect(s.off).toBe(false);
+    expect(killSwitchValueWarnings(s)).toEqual([
+      { code: 'kill_switch_invalid', message: `CHRYS_HOOKS=${value} is not understood, so hooks stay on: use 0, false, no or off to turn them off (1, true, yes, on or unset keeps them on)` },
+    ]);
+    expect(killSwitchWarnings(s, []).map((w) => w.code)).toEqual(['kill_switch_invalid']);
+  });
+
+  it.each(['0', 'OFF', '1', 'True', 'yes', 'On', ''])('does not warn about CHRYS_HOOKS=%j', (value) => {
+    expect(killSwitchValueWarnings(killSwitchesFrom({ CHRYS_HOOKS: value }))).toEqual([]);
+  });
+
+  it('quotes the off value as the user wrote it', () => {
+    const s = killSwitchesFrom({ CHRYS_HOOKS: 'no' });
+    expect(hooksDisabledWarning([], 'no').message).toBe('CHRYS_HOOKS=no: every hook is turned off');
+    const w = killSwitchWarnings(s, [hook('g', 'global', true)]);
+    expect(w.map((x) => x.message)).toEqual(['CHRYS_HOOKS=no: every hook is turned off; locked global hooks still run: g', 'hook "g" is locked in /global/hooks.yaml: CHRYS_HOOKS=no cannot turn it off']);
+  });
+
+  it('names CHRYS_HOOKS_SKIP for a locked hook it names, even while CHRYS_HOOKS is off', () => {
+    const w = killSwitchWarnings({ off: true, skip: ['g'], value: '0' }, [hook('g', 'global', true)]);
+    expect(w.map((x) => x.message)).toEqual(['CHRYS_HOOKS=0: every hook is turned off; locked global hooks still run: g', 'hook "g" is locked in /global/hooks.yaml: CHRYS_HOOKS_SKIP cannot turn it off']);
+  });
+
+  it('does not warn about a skipped hook that is known, nor about an unlocked or project hook', () => {
+    expect(killSwitchWarnings({ off: false, skip: ['u', 'p'] }, [hook('u', 'global'), hook('p', 'project', true)])).toEqual([]);
+    expect(killSwitchWarnings({ off: true, skip: [] }, [hook('u', 'global'), hook('p', 'project', true)])).toEqual([hooksDisabledWarning([])]);
+  });
+});
+
+describe('diffTrusted problems', () => {
+  it('counts a file that cannot be hashed as changed, with the reason', () => {
+    const files = [file('/w/fifo', '1'), file('/w/was-missing', null)];
+    const d = diffTrusted(files, (f) => ({ real: f.path, sha256: null, problem: 'not a regular file' }));
+    expect(d).toEqual({ changed: ['/w/fifo (not a regular file)', '/w/was-missing (not a regular file)'], added: [], removed: [] });
+  });
+
+  it('asks about each file once', () => {
+    const asked: string[] = [];
+    diffTrusted([file('/a', '1'), file('/b', null)], (f) => (asked.push(f.path), null));
+    expect(asked).toEqual(['/a', '/b']);
   });
 });
 

@@ -1,0 +1,89 @@
+// `fire --fail-closed` (core/fail-closed.ts): which load problems block which
+// events, the block it makes, and the decision in place of an internal error.
+import { describe, expect, it } from 'vitest';
+import { type Decision, emptyDecision } from '../../src/core/decide.js';
+import type { EventName } from '../../src/core/events.js';
+import type { Warning } from '../../src/core/diagnostics.js';
+import { FAIL_CLOSED_EVENTS, applyFailClosed, blockFailClosed, failClosedDecision } from '../../src/core/fail-closed.js';
+
+const withWarnings = (event: EventName, ...warnings: Warning[]): Decision => ({ ...emptyDecision(event), warnings });
+const w = (code: Warning['code'], message = 'm', source?: 'global' | 'project'): Warning => ({ code, message, ...(source ? { source } : {}) });
+
+describe('blockFailClosed', () => {
+  it('blocks with the cause, names fail-closed as the blocker and says so in a warning', () => {
+    const d = blockFailClosed(emptyDecision('before_tool_call'), 'the file is broken', 'project');
+    expect(d).toMatchObject({
+      blocked: true,
+      reason: 'chrys-hooks fails closed: the file is broken',
+      blocked_by: { id: 'fail-closed', source: 'project' },
+      permission: null,
+      warnings: [{ code: 'fail_closed', message: 'blocked because --fail-closed is on: the file is broken' }],
+    });
+  });
+
+  it('denies a permission request as well as blocking it', () => {
+    expect(blockFailClosed(emptyDecision('permission_request'), 'x', 'global')).toMatchObject({ blocked: true, permission: 'deny' });
+  });
+});
+
+describe('applyFailClosed', () => {
+  it('guards before_tool_call, user_prompt_submit and permission_request only', () => {
+    expect(FAIL_CLOSED_EVENTS).toEqual(['before_tool_call', 'user_prompt_submit', 'permission_request']);
+    for (const event of FAIL_CLOSED_EVENTS) expect(applyFailClosed(withWarnings(event, w('hooks_config_invalid'))).blocked).toBe(true);
+    for (const event of ['after_tool_call', 'session_start', 'conversation_done', 'sub_agent_end'] as const) {
+      const d = applyFailClosed(withWarnings(event, w('hooks_config_invalid')));
+      expect(d.blocked).toBe(false);
+      expect(d.warnings.map((x) => x.code)).toEqual(['hooks_config_invalid']);
+    }
+  });
+
+  it.each<[Warning['code'], 'global' | 'project']>([
+    ['hooks_config_invalid', 'global'],
+    ['project_hooks_config_invalid', 'project'],
+    ['project_hooks_changed', 'project'],
+    ['hook_skipped', 'global'],
+  ])('blocks a guarded event on %s, blamed on the %s layer', (code, layer) => {
+    const d = applyFailClosed(withWarnings('user_prompt_submit', w('broad_match'), w(code, 'what went wrong')));
+    expect(d.reason).toBe(`chrys-hooks fails closed: [${code}] what went wrong`);
+    expect(d.blocked_by).toEqual({ id: 'fail-closed', source: layer });
+  });
+
+  it('blames a skipped hook on the layer it came from', () => {
+    expect(applyFailClosed(withWarnings('before_tool_call', w('hook_skipped', 'm', 'project'))).blocked_by).toEqual({ id: 'fail-closed', source: 'project' });
+  });
+
+  it('names the first lost guard when there are several', () => {
+    const d = applyFailClosed(withWarnings('before_tool_call', w('hook_skipped', 'first'), w('hooks_config_invalid', 'second')));
+    expect(d.reason).toBe('chrys-hooks fails closed: [hook_skipped] first');
+  });
+
+  it.each<Warning['code']>(['project_hooks_dormant', 'duplicate_hook_id', 'settings_invalid', 'broad_match', 'hook_failed'])('lets a guarded event through on %s alone', (code) => {
+    const d = applyFailClosed(withWarnings('before_tool_call', w(code)));
+    expect(d.blocked).toBe(false);
+    expect(d.warnings).toEqual([w(code)]);
+  });
+
+  it('leaves a decision that is already blocked as it is', () => {
+    const blocked: Decision = { ...withWarnings('before_tool_call', w('hooks_config_invalid')), blocked: true, reason: 'hook said no', blocked_by: { id: 'g', source: 'global' } };
+    const d = applyFailClosed(blocked);
+    expect(d).toMatchObject({ reason: 'hook said no', blocked_by: { id: 'g' } });
+    expect(d.warnings.map((x) => x.code)).toEqual(['hooks_config_invalid']);
+  });
+});
+
+describe('failClosedDecision', () => {
+  it('blocks a guarded event in place of an internal error', () => {
+    expect(failClosedDecision('permission_request', 'disk full')).toMatchObject({
+      event: 'permission_request',
+      blocked: true,
+      permission: 'deny',
+      reason: 'chrys-hooks fails closed: internal error: disk full',
+      blocked_by: { id: 'fail-closed', source: 'global' },
+    });
+  });
+
+  it('has no decision for an event it does not guard', () => {
+    expect(failClosedDecision('after_tool_call', 'disk full')).toBeUndefined();
+    expect(failClosedDecision('session_end', 'disk full')).toBeUndefined();
+  });
+});
