@@ -36,6 +36,37 @@ describe('ensureDir in the runtime tree', () => {
     expect(() => ensureDir(join(linkedHooks, 'hooks', 'logs'))).not.toThrow();
     expect(readdirSync(elsewhere)).toEqual([]);
   });
+
+  it('names the symlink it refuses', () => {
+    const config = temp();
+    mkdirSync(join(config, 'hooks'));
+    symlinkSync(temp(), join(config, 'hooks', 'logs'));
+    expect(() => ensureDir(join(config, 'hooks', 'logs', 'x'))).toThrow(expect.objectContaining({ code: 'ESYMLINK', message: `${join(config, 'hooks', 'logs')} is a symlink; chrys-hooks does not write through it` }));
+  });
+
+  it('leaves the modes of directories outside the runtime tree alone', () => {
+    const base = temp();
+    mkdirSync(join(base, 'shared'), { mode: 0o755 });
+    chmodSync(join(base, 'shared'), 0o755);
+    ensureDir(join(base, 'shared', 'hooks', 'other'));
+    expect(statSync(join(base, 'shared')).mode & 0o777).toBe(0o755);
+    expect(statSync(join(base, 'shared', 'hooks', 'other')).mode & 0o777).toBe(0o700);
+    chmodSync(join(base, 'shared', 'hooks'), 0o755);
+    ensureDir(join(base, 'shared', 'hooks', 'logs'));
+    expect(statSync(join(base, 'shared', 'hooks')).mode & 0o777).toBe(0o755);
+  });
+
+  it('checks only below the last hooks/<runtime dir> of the path, the config dir may hold one', () => {
+    const base = temp();
+    const linked = temp();
+    mkdirSync(join(base, 'hooks'));
+    symlinkSync(linked, join(base, 'hooks', 'tmp'));
+    const config = join(base, 'hooks', 'tmp', 'config');
+    ensureDir(join(config, 'hooks', 'state'));
+    expect(statSync(join(linked, 'config', 'hooks', 'state')).isDirectory()).toBe(true);
+    symlinkSync(temp(), join(config, 'hooks', 'logs'));
+    expect(() => ensureDir(join(config, 'hooks', 'logs'))).toThrow(/symlink/);
+  });
 });
 
 describe('sweepStaleTemp', () => {
