@@ -23,7 +23,7 @@ const builtinsByRequire = {
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/index.ts', api: 'src/api/index.ts', worker: 'src/engine/worker-main.ts' },
+  entryPoints: { cli: 'src/cli/index.ts', api: 'src/api/index.ts', worker: 'src/cli/worker-main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -11,7 +11,7 @@ import type { WorkerSpec } from './worker.js';
 let found: string | undefined;
 
 /**
- * The worker's entry script (worker-main.ts bundled as dist/worker.js): next
+ * The worker's entry script (cli/worker-main.ts bundled as dist/worker.js): next
  * to or one level above this chunk in the bundle; from source (tests), the
  * built one. Not process.argv[1]: under the in-process API that is the agent's own script.
  */

@@ -1,8 +1,8 @@
 // Process entry of the detached worker (dist/worker.js), which `fire` starts
-// as `node worker.js <spec>` (worker-launch.ts) for a firing's non-blocking
+// as `node worker.js <spec>` (engine/worker-launch.ts) for a firing's non-blocking
 // hooks. Its own entry, so the CLI entry knows nothing of workers.
 
-import { runWorker } from './worker.js';
+import { runWorker } from '../engine/worker.js';
 
 const specPath = process.argv[2];
 if (specPath) {
