@@ -21,7 +21,7 @@ import { cacheDir, contentHash, readCache, writeCache } from './cache.js';
 import { type CachedTrust, isCachedTrust } from './cache-shape.js';
 import { UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
-import { type FileLoad, fileStart, loadHooksFile } from './hooks-file.js';
+import { type FileLoad, loadHooksFile } from './hooks-file.js';
 
 export type { DiscoverOptions };
 
@@ -180,9 +180,9 @@ type Discovered = ReturnType<typeof discover>;
 function locationDiagnostics(opts: DiscoverOptions, found: Discovered): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const dirProblem = found.globalPath ? undefined : configDirProblem(opts);
-  if (dirProblem) problems.push({ path: found.configDir, line: 1, column: 1, severity: 'warning', code: 'config_dir_not_found', message: dirProblem });
+  if (dirProblem) problems.push({ path: found.configDir, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'config_dir_not_found', message: dirProblem });
   const workspaceMissing = workspaceProblem(opts);
-  if (workspaceMissing) problems.push({ path: opts.workspace, line: 1, column: 1, severity: 'warning', code: 'workspace_not_found', message: workspaceMissing });
+  if (workspaceMissing) problems.push({ path: opts.workspace, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'workspace_not_found', message: workspaceMissing });
   return problems;
 }
 
@@ -200,7 +200,7 @@ async function projectLayerOf(opts: DiscoverOptions, found: Discovered, diagnost
 export function shadowDiagnostics(paths: readonly (string | undefined)[]): Diagnostic[] {
   return [...new Set(paths)].flatMap((path) => {
     const s = path ? shadowing(path) : undefined;
-    return (s?.shadowed ?? []).map((p): Diagnostic => ({ path: p, line: 1, column: 1, severity: 'warning', code: 'shadowed_file', message: shadowedMessage(p, s!.winner) }));
+    return (s?.shadowed ?? []).map((p): Diagnostic => ({ path: p, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'shadowed_file', message: shadowedMessage(p, s!.winner) }));
   });
 }
 
@@ -210,10 +210,10 @@ async function duplicateIds(project: FileLoad | undefined, global: FileLoad | un
   const globalIds = new Set(global.hooks.map((h) => h.id));
   const twins = project.hooks.filter((h) => globalIds.has(h.id));
   // Placing them costs a YAML parse of a file read by the fast path: not for `fire`, which shows no position.
-  const locate = positioned && twins.length > 0 ? await project.locator() : fileStart;
+  const locate = positioned && twins.length > 0 ? await project.locator() : undefined;
   return twins.map((h) => ({
     path: project.path,
-    ...locate(['hooks', h.index, 'id'], 'value'),
+    ...(locate ? locate(['hooks', h.index, 'id'], 'value') : { line: 1, column: 1, wholeFile: true as const }),
     severity: 'warning',
     code: 'duplicate_hook_id',
     message: `hook id "${h.id}" is defined in both ${project.path} and ${global.path}; both run, the project one first`,
@@ -247,5 +247,5 @@ function dormantDiagnostic(projectPath: string, trust: ProjectTrust, configDir: 
   const why = trust.rule === 'none'
     ? `this workspace is not trusted (run \`chrys-hooks trust\` to review and trust its hooks, or use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`
     : `project hooks are turned off by ${trust.detail}`;
-  return { path: projectPath, line: 1, column: 1, severity: 'warning', code: 'project_hooks_dormant', message: `project hooks file ${projectPath} is not loaded: ${why}` };
+  return { path: projectPath, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'project_hooks_dormant', message: `project hooks file ${projectPath} is not loaded: ${why}` };
 }

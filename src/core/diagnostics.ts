@@ -90,6 +90,8 @@ export interface Diagnostic {
   event?: string;
   /** The layer of the hooks file it was found in (absent for findings about no hooks file). */
   source?: Layer;
+  /** The finding has no place in its file: validate prints it at 1:1, and as a warning it carries no position. */
+  wholeFile?: true;
 }
 
 /** A warning as it appears in `fire`, `list` and `resolve` output. */
@@ -135,8 +137,7 @@ export const toWarning = (d: Diagnostic): Warning => ({
   code: d.code,
   message: diagnosticText(d),
   path: d.path,
-  line: d.line,
-  column: d.column,
+  ...(d.wholeFile ? {} : { line: d.line, column: d.column }),
   ...(d.hook === undefined ? {} : { hook: d.hook }),
   ...(d.event === undefined ? {} : { event: d.event }),
   ...(d.source === undefined ? {} : { source: d.source }),
@@ -147,6 +148,7 @@ export const fromWarning = (w: Warning): Diagnostic => ({
   path: w.path ?? '',
   line: w.line ?? 1,
   column: w.column ?? 1,
+  ...(w.line === undefined ? { wholeFile: true as const } : {}),
   severity: 'warning',
   code: w.code,
   message: w.message,

@@ -26,7 +26,7 @@ export const shownPath = (result: LintResult, path: string): string => result.gi
 
 export function validationReport(result: LintResult): ValidationReport {
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-  const diagnostics = result.diagnostics.map(({ event: _event, source: _source, ...d }) => ({ ...d, path: shownPath(result, d.path) }));
+  const diagnostics = result.diagnostics.map(({ event: _event, source: _source, wholeFile: _wholeFile, ...d }) => ({ ...d, path: shownPath(result, d.path) }));
   return { diagnostics, errors, warnings: result.diagnostics.length - errors };
 }
 

@@ -94,6 +94,8 @@ describe('fire: locations and trust', () => {
     const { decision } = await s.fire(EDIT);
     expect(decision.hooks).toEqual([]);
     expect(decision.warnings).toEqual([expect.objectContaining({ code: 'project_hooks_dormant', path })]);
+    // A finding about the whole file has no place in it: no invented 1:1.
+    expect(decision.warnings[0]).not.toHaveProperty('line');
   });
 
   it.each<[string, string[], Record<string, string>, string | undefined, boolean]>([

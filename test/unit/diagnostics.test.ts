@@ -48,8 +48,10 @@ describe('loadWarnings', () => {
 });
 
 describe('fromWarning', () => {
-  it('places a helper warning at the start of the file it names, as a warning', () => {
-    expect(fromWarning({ code: 'trust_record_invalid', path: '/t.json', message: 'm' })).toStrictEqual({ path: '/t.json', line: 1, column: 1, severity: 'warning', code: 'trust_record_invalid', message: 'm' });
+  it('places a helper warning at the start of the file it names, as a warning, and gives it back with no position', () => {
+    const placed = fromWarning({ code: 'trust_record_invalid', path: '/t.json', message: 'm' });
+    expect(placed).toStrictEqual({ path: '/t.json', line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'trust_record_invalid', message: 'm' });
+    expect(toWarning(placed)).toStrictEqual({ code: 'trust_record_invalid', path: '/t.json', message: 'm' });
     expect(toWarning(fromWarning({ code: 'hook_skipped', path: '/g', message: 'm', hook: 'h', event: 'e', source: 'project', line: 2, column: 4 }))).toStrictEqual({ code: 'hook_skipped', path: '/g', message: 'm', hook: 'h', event: 'e', source: 'project', line: 2, column: 4 });
   });
 });
