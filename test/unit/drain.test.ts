@@ -118,6 +118,31 @@ describe('drainOutbox: running jobs', () => {
     expect(folder(s, 'pending')).toEqual(['g.json']);
   });
 
+  it('counts every job in the progress total while others still run', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('  max_parallel_hooks: 2\n', durable('deliver', 'true')));
+    for (const id of ['a', 'b', 'c']) pending(s, id);
+    const progress: [number, number][] = [];
+    await drain(s, { onProgress: (d, t) => progress.push([d, t]) });
+    expect(progress).toEqual([[1, 3], [2, 3], [3, 3]]);
+  });
+
+  it('gives a job that ran to the end no due time, and tells the watcher of no wake-up', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('', durable('deliver', 'true')));
+    pending(s, 'g', { due_at: new Date(Date.now() - 1000).toISOString() });
+    const drainer = new Drainer({ configDir: s.configDir, cwd: s.workspace });
+    const told: number[] = [];
+    drainer.onDeferred = (at) => told.push(at);
+    await drainer.pass();
+    await drainer.idle();
+    drainer.close();
+    const [report] = drainer.tally.summary.jobs;
+    expect(report).toMatchObject({ job_id: 'g', outcome: 'done' });
+    expect(report).not.toHaveProperty('due_at');
+    expect(told).toEqual([]);
+  });
+
   it('reports progress as jobs end, and sweeps stale temp files and old logs unless it is a dry run', async () => {
     const s = sandbox();
     s.globalHooks(hooksFile('  max_parallel_hooks: 1\n', durable('deliver', 'true')));
