@@ -9,7 +9,7 @@ import { historyPath } from '../../src/state/history.js';
 import { type DrainOptions, Drainer, drainOutbox, shellWord } from '../../src/outbox/drain.js';
 import { HookFinder, projectWorkspace } from '../../src/outbox/find-hook.js';
 import type { Job } from '../../src/outbox/job.js';
-import { Sandbox, hookYaml, useSandbox } from '../helpers/sandbox.js';
+import { Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const others: Sandbox[] = [];
@@ -461,8 +461,7 @@ describe('Drainer', () => {
     const drainer = new Drainer({ configDir: s.configDir, cwd: s.workspace });
     await drainer.pass();
     expect(drainer.running).toBe(1);
-    const deadline = Date.now() + 10_000;
-    while (ran(s).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => ran(s).length > 0, 10_000, 'the hook to start');
     drainer.stop();
     drainer.kill('SIGTERM');
     await drainer.idle();
@@ -479,8 +478,7 @@ describe('Drainer', () => {
     pending(s, 'a');
     const first = new Drainer({ configDir: s.configDir, cwd: s.workspace });
     await first.pass();
-    const deadline = Date.now() + 10_000;
-    while (ran(s).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => ran(s).length > 0, 10_000, 'the hook to start');
     const second = await drain(s);
     expect(second.jobs).toEqual([{ job_id: 'a', hook_id: 'deliver', outcome: 'claimed' }]);
     expect(second.skipped.claimed).toBe(1);

@@ -12,23 +12,17 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.pid) try { process.kill(-c.pid, 'SIGKILL'); } catch { /* already gone */ }
 });
 
-const until = async (cond: () => boolean, what: string): Promise<void> => {
-  for (const deadline = Date.now() + 10_000; !cond(); ) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('killGroup', () => {
   it('reaches a grandchild of the group leader, and says sent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chrys-pgroup-'));
     const pidFile = join(dir, 'grandchild.pid');
     const leader = spawn('bash', ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], { detached: true, stdio: 'ignore' });
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 'the grandchild pid');
+    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 10_000, 'the grandchild pid');
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     expect(killGroup(leader.pid!, 'SIGKILL')).toBe('sent');
     await new Promise((r) => leader.once('exit', r));
-    await until(() => !processAlive(grandchild), 'the grandchild to die');
+    await eventually(() => !processAlive(grandchild), 10_000, 'the grandchild to die');
     expect(groupAlive(leader.pid!)).toBe(false);
   });
 
