@@ -23,7 +23,7 @@ import type { CommandResult } from './output.js';
 export async function runAgentFire(input: string, opts: Record<string, unknown>, globals: CliGlobals & { trace?: Trace }, failClosed: boolean): Promise<CommandResult> {
   const protocol = protocolOf(opts.protocol);
   const flagEvent = typeof opts.event === 'string' ? opts.event : undefined;
-  const inbound = protocol ? agentInbound(protocol, input, flagEvent) : chrysInbound(input, flagEvent);
+  const inbound = protocol ? agentInbound(protocol, input, flagEvent, globals) : chrysInbound(input, flagEvent);
   const decision = await fireInbound(inbound, globals, (envelope, event, opts) => fireGuarded(envelope, event, opts, failClosed));
   const explained = globals.trace ? [(await import('./explain.js')).renderTrace(globals.trace, decision)] : [];
   const notices = [...explained, ...fireNotices(decision.warnings)];
@@ -55,11 +55,11 @@ function protocolOf(value: unknown): AgentProtocol | undefined {
   throw new ChrysError('usage', `option '--protocol <agent>' argument '${String(value)}' is invalid. Allowed choices are ${AGENT_PROTOCOLS.join(', ')}.`, 'see chrys-hooks fire --help');
 }
 
-function agentInbound(protocol: AgentProtocol, input: string, flagEvent: string | undefined): Inbound {
+function agentInbound(protocol: AgentProtocol, input: string, flagEvent: string | undefined, opts: CliGlobals): Inbound {
   // The agent input is an envelope without "event": --event (or hook_event_name) names an
   // agent event, so it is not checked against the Chrys event names here.
   const { envelope } = parseEnvelope(input, 'other');
-  return inboundOf(protocol, envelope, flagEvent);
+  return inboundOf(protocol, envelope, flagEvent, opts);
 }
 
 function chrysInbound(input: string, flagEvent: string | undefined): Inbound {

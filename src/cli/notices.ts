@@ -5,7 +5,7 @@
 import type { Warning } from '../core/diagnostics.js';
 
 const INVALID_FILE = new Set(['hooks_config_invalid', 'project_hooks_config_invalid']);
-const LOUD = new Set(['hook_skipped', 'config_dir_not_found', 'envelope_shape', 'shadowed_file', 'settings_invalid', 'project_hooks_changed', 'trust_record_invalid', 'hooks_disabled', 'skip_unknown_hook', 'kill_switch_invalid', 'workspace_not_found']);
+const LOUD = new Set(['hook_skipped', 'config_dir_not_found', 'envelope_shape', 'shadowed_file', 'settings_invalid', 'project_hooks_changed', 'trust_record_invalid', 'hooks_disabled', 'skip_unknown_hook', 'kill_switch_invalid', 'workspace_not_found', 'enclosing_workspace_not_loaded']);
 
 /** One line per warning that turns something off; none for the rest. */
 export function fireNotices(warnings: readonly Warning[]): string[] {

@@ -126,7 +126,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   cwd_not_found: '`run.cwd` names a directory that does not exist (checked where it is known before run time)',
   agent_event_unknown: '`fire --protocol`: an event name the agent does not document; no hooks ran and the agent gets "no decision"',
   agent_input_invalid: '`fire --protocol`: `tool_input` is not an object; `tool.args` is left out, so argument matchers see nothing',
-  fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed, a hooks file is invalid, a trusted project layer changed (`project_hooks_changed`) or a hook of the event was skipped (`hook_skipped`); the reason names the cause\'s code',
+  fail_closed: '`fire --fail-closed`: a guarded event was blocked because chrys-hooks failed, a hooks file is invalid, a trusted project layer changed (`project_hooks_changed`), a hook of the event was skipped (`hook_skipped`) or the agent works inside a trusted workspace whose hooks did not load (`enclosing_workspace_not_loaded`); the reason names the cause\'s code',
   locked_in_project: '`locked` in a project hooks file: only a global hook can be locked against the kill switches',
   project_hooks_changed: 'the project hooks file or a file its hooks reference changed, appeared or went since `chrys-hooks trust`; names each; the layer is dormant until trusted again',
   trust_record_invalid: 'the trust record is corrupt, a directory, a symlink, unreadable, under a symlinked `hooks/` or `hooks/state/`, or really inside the workspace; it trusts nothing',
@@ -138,5 +138,6 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   outbox_watch_unavailable: '`drain-outbox --watch` cannot watch (or recreate) `outbox/pending/`; it polls every `--interval` instead',
   kill_switch_invalid: '`CHRYS_HOOKS` is set to a value that is neither off (0/false/no/off) nor on (1/true/yes/on); hooks stay on',
   workspace_not_found: '`--cwd` names a directory that does not exist, or a file; no project hooks are loaded from it',
+  enclosing_workspace_not_loaded: 'the directory the agent works in (its input `cwd`) lies inside another workspace whose project hooks are trusted, but the firing\'s workspace is not that one, so those hooks did not run; names both paths. With `--fail-closed` a guarded event is blocked',
   async_hooks_still_running: `\`fire\` of \`after_turn\` waited ${AFTER_TURN_MAX_WAIT_MS / 1000} s (its upper bound) for the session's async hooks and returned while some still run; they run on until their timeout, and \`session_end\` waits for them`,
 };

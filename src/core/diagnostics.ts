@@ -63,6 +63,7 @@ export const WARNING_CODES = [
   'kill_switch_invalid',
   'workspace_not_found',
   'async_hooks_still_running',
+  'enclosing_workspace_not_loaded',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

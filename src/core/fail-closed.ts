@@ -9,10 +9,11 @@ import type { Warning } from './diagnostics.js';
 export const FAIL_CLOSED_EVENTS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'permission_request'];
 // A guard that cannot run: an invalid file, a trusted project layer gone dormant because it
 // changed, a hook left out. A layer that was never trusted is not broken, so it does not block.
-const GUARD_LOST = new Set(['hooks_config_invalid', 'project_hooks_config_invalid', 'project_hooks_changed', 'hook_skipped']);
+// A trusted workspace around the agent's cwd whose layer did not load is a guard lost too.
+const GUARD_LOST = new Set(['hooks_config_invalid', 'project_hooks_config_invalid', 'project_hooks_changed', 'hook_skipped', 'enclosing_workspace_not_loaded']);
+const PROJECT_LOSSES = new Set(['project_hooks_config_invalid', 'project_hooks_changed', 'enclosing_workspace_not_loaded']);
 
-const layerOf = (w: Warning): 'global' | 'project' =>
-  w.code === 'project_hooks_config_invalid' || w.code === 'project_hooks_changed' ? 'project' : (w.source ?? 'global');
+const layerOf = (w: Warning): 'global' | 'project' => (PROJECT_LOSSES.has(w.code) ? 'project' : (w.source ?? 'global'));
 
 export function blockFailClosed(decision: Decision, why: string, source: 'global' | 'project'): Decision {
   decision.blocked = true;

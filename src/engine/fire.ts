@@ -14,6 +14,8 @@ import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
 import type { Trace } from './trace.js';
+import { enclosingTrustedWorkspace, enclosingWarningMessage } from '../config/enclosing-workspace.js';
+import { AGENT_CWD_KEY } from '../core/protocols/inbound.js';
 
 export interface FireOptions extends GlobalOptions {
   event?: string;
@@ -21,6 +23,8 @@ export interface FireOptions extends GlobalOptions {
   trace?: Trace;
   /** CHRYS_HOOKS / CHRYS_HOOKS_SKIP; read from the environment when absent. */
   switches?: KillSwitches;
+  /** The agent's environment (its project-root variables); process.env when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export async function fire(input: string, opts: FireOptions): Promise<Decision> {
@@ -33,8 +37,8 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   const envelopeCwd = typeof parsed.cwd === 'string' ? parsed.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
   const envelope = completeEnvelope(parsed, event, workspace, new Date());
-  const shape = envelopeShapeWarnings(envelope, event);
   const found = discover({ ...opts, workspace });
+  const shape = [...envelopeShapeWarnings(envelope, event), ...(await enclosingWarning(opts, found.configDir, workspace, agentCwdOf(parsed) ?? envelopeCwd))];
   const switches = opts.switches ?? killSwitchesFrom(process.env);
   // Locked hooks live only in the global file: with CHRYS_HOOKS=0 and none, nothing can run.
   if (!found.globalPath && (!found.projectPath || switches.off)) {
@@ -49,6 +53,17 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   if (!firingNeedsChain(planned, envelope, event, withConfig)) return withWarnings(planned.decision, shape);
   const { fireWithConfig } = await import('./fire-chain.js');
   return withWarnings(await fireWithConfig(envelope, event, withConfig, planned), shape);
+}
+
+/** The agent's own cwd, when the envelope's cwd became the session's project root (core/protocols/project-root.ts). */
+const agentCwdOf = (parsed: JsonObject): string | undefined => (typeof parsed[AGENT_CWD_KEY] === 'string' ? (parsed[AGENT_CWD_KEY] as string) : undefined);
+
+/** Whether the directory the agent works in lies inside a trusted workspace that is not this one. */
+async function enclosingWarning(opts: FireOptions, configDir: string, workspace: string, cwd: string | undefined): Promise<Warning[]> {
+  const at = cwd === undefined ? process.cwd() : resolve(workspace, cwd);
+  const settingsEnabled = async (): Promise<boolean> => (await import('../config/load.js')).settingsTrust(configDir, []);
+  const found = await enclosingTrustedWorkspace(opts, { configDir, workspace, cwd: at, settingsEnabled });
+  return found ? [{ code: 'enclosing_workspace_not_loaded', path: found.projectPath, message: enclosingWarningMessage(found, at, workspace) }] : [];
 }
 
 function workspaceWarning(opts: FireOptions): Warning[] {

@@ -5,11 +5,11 @@
 
 import type { EventName } from '../events.js';
 import { type Json, type JsonObject, isJsonObject } from '../json.js';
-import { AGENT_PROTOCOL_KEY } from './inbound.js';
+import { AGENT_CWD_KEY, AGENT_PROTOCOL_KEY } from './inbound.js';
 import { type AgentProtocol, agentEventOf } from './names.js';
 
 // Keys the envelope adds on top of an agent's input.
-const CHRYS_KEYS = new Set(['event', 'schema', 'profile', 'session_kind', 'tool', 'result', 'text', AGENT_PROTOCOL_KEY]);
+const CHRYS_KEYS = new Set(['event', 'schema', 'profile', 'session_kind', 'tool', 'result', 'text', AGENT_PROTOCOL_KEY, AGENT_CWD_KEY]);
 
 const sameFamily = (a: Json | undefined, b: AgentProtocol): boolean =>
   typeof a === 'string' && (a === b || (a !== 'gemini' && b !== 'gemini' && (a === 'claude' || a === 'codex')));
@@ -25,6 +25,8 @@ export function envelopeToAgentInput(protocol: AgentProtocol, envelope: JsonObje
       out[k] = v;
     }
     if (tool && tool.args !== undefined) out.tool_input = tool.args;
+    // The agent's own cwd, where the envelope's cwd became the project root.
+    if (typeof envelope[AGENT_CWD_KEY] === 'string') out.cwd = envelope[AGENT_CWD_KEY];
     return out;
   }
   return protocol === 'gemini' ? geminiInput(envelope, event, tool) : claudeInput(envelope, event, tool);
@@ -37,7 +39,7 @@ function common(envelope: JsonObject, name: string): JsonObject {
   return {
     session_id: str(envelope.session_id),
     transcript_path: str(envelope.transcript_path),
-    cwd: str(envelope.cwd),
+    cwd: str(envelope[AGENT_CWD_KEY], str(envelope.cwd)),
     hook_event_name: name,
   };
 }

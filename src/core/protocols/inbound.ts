@@ -15,8 +15,15 @@ export type Inbound =
 /** Marks an envelope built from an agent's input; its value is the protocol. */
 export const AGENT_PROTOCOL_KEY = 'agent_protocol';
 
-/** Maps one agent input; `agentEvent` is hook_event_name (or the --event flag). */
-export function agentToEnvelope(protocol: AgentProtocol, input: JsonObject, agentEvent: string): Inbound {
+/** Where the envelope keeps the agent's own input `cwd` when `cwd` holds the session's project root. */
+export const AGENT_CWD_KEY = 'agent_cwd';
+
+/**
+ * Maps one agent input; `agentEvent` is hook_event_name (or the --event flag).
+ * `projectRoot`, when given, is the envelope's `cwd` (the workspace); the
+ * input's own `cwd` is kept as `agent_cwd`.
+ */
+export function agentToEnvelope(protocol: AgentProtocol, input: JsonObject, agentEvent: string, projectRoot?: string): Inbound {
   const warnings: Warning[] = [];
   let event = chrysEventOf(protocol, agentEvent);
   if (event === undefined) {
@@ -25,6 +32,10 @@ export function agentToEnvelope(protocol: AgentProtocol, input: JsonObject, agen
   }
   // --event may name the event instead of hook_event_name; a foreign hook reads it there.
   const envelope: JsonObject = { ...input, hook_event_name: agentEvent, [AGENT_PROTOCOL_KEY]: protocol };
+  if (projectRoot !== undefined) {
+    if (typeof input.cwd === 'string') envelope[AGENT_CWD_KEY] = input.cwd;
+    envelope.cwd = projectRoot;
+  }
   const tool = toolOf(input, warnings);
   if (tool) envelope.tool = tool;
   const result = protocol === 'gemini' ? geminiResult(input) : claudeResult(input, event);
