@@ -32,7 +32,7 @@ _chrys_hooks() {
     untrust) COMPREPLY=($(compgen -W "--config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     test) COMPREPLY=($(compgen -W "--input --event --protocol --source --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     init) COMPREPLY=($(compgen -W "--global --protocol --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    serve) COMPREPLY=($(compgen -W "--stdio --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
+    serve) COMPREPLY=($(compgen -W "--stdio --fail-closed --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     *) COMPREPLY=($(compgen -W "fire validate list resolve import drain-outbox events trust untrust test init serve --config-dir --cwd --project-hooks --no-project-hooks --no-color --help --version" -- "$cur")); return;;
   esac
 }

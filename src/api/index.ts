@@ -6,11 +6,12 @@
 
 import { type Decision } from '../core/decide.js';
 import { checkEnvelope, parseEnvelope } from '../core/envelope.js';
-import { type Json, parseJson, toPlain } from '../core/json.js';
+import { failClosedFrom } from '../core/fail-closed.js';
+import { type Json, fromPlain, stringifyJson, toPlain } from '../core/json.js';
+import { replyObject } from '../core/protocols/reply.js';
 import type { GlobalOptions } from '../config/locations.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
-import { fireAgentInput, isAgentProtocol } from '../engine/agent-fire.js';
-import { fireEnvelope } from '../engine/fire.js';
+import { answerAgentInput, fireGuarded, isAgentProtocol } from '../engine/agent-fire.js';
 import { type Resolution, resolvePlan } from '../engine/inspect.js';
 import { checkProtocol } from '../engine/serve-request.js';
 import { type ValidationReport, validateFiles } from '../engine/validation-report.js';
@@ -34,7 +35,12 @@ export interface FireOptions extends Options {
   event?: string;
   /** The hook protocol of the envelope and the answer: `chrys` (the default), or an agent's, as `fire --protocol`. */
   protocol?: 'chrys' | AgentProtocol;
+  /** As `fire --fail-closed`; also on when CHRYS_HOOKS_FAIL_CLOSED=1. */
+  failClosed?: boolean;
 }
+
+/** An agent's answer: its JSON output, plus the exit status and stderr `fire --protocol` would end with. */
+export type AgentAnswer = Record<string, unknown> & { exit_code: number; stderr: string };
 
 /** An envelope as an object, or as the JSON text `fire` would read on stdin. */
 export type Envelope = Record<string, unknown> | string;
@@ -45,15 +51,20 @@ export type Envelope = Record<string, unknown> | string;
  * the answer `fire --protocol` prints (an object in the agent's format).
  */
 export async function fire(envelope: Envelope, opts?: FireOptions & { protocol?: 'chrys' }): Promise<Decision>;
-export async function fire(envelope: Envelope, opts: FireOptions & { protocol: AgentProtocol }): Promise<Record<string, unknown>>;
-export async function fire(envelope: Envelope, opts: FireOptions = {}): Promise<Decision | Record<string, unknown>> {
+export async function fire(envelope: Envelope, opts: FireOptions & { protocol: AgentProtocol }): Promise<AgentAnswer>;
+export async function fire(envelope: Envelope, opts: FireOptions = {}): Promise<Decision | AgentAnswer> {
   checkProtocol(opts.protocol);
   const protocol = opts.protocol;
   const event = isAgentProtocol(protocol) ? (opts.event ?? 'other') : opts.event;
-  // Through JSON text, so the hooks see exactly what the CLI would give them.
-  const parsed = typeof envelope === 'string' ? parseEnvelope(envelope, event) : checkEnvelope(parseJson(JSON.stringify(envelope)) as Json, event);
-  if (isAgentProtocol(protocol)) return JSON.parse((await fireAgentInput(protocol, parsed.envelope, opts.event, globals(opts))).stdout) as Record<string, unknown>;
-  return toPlain((await fireEnvelope(parsed.envelope, parsed.event, globals(opts))) as unknown as Json) as Decision;
+  const fireOpts = { ...globals(opts), ...(failClosedFrom(opts.failClosed, process.env) ? { failClosed: true } : {}) };
+  // As the JSON text the CLI would read, so the hooks see exactly what it would give them.
+  const parse = (): ReturnType<typeof checkEnvelope> => (typeof envelope === 'string' ? parseEnvelope(envelope, event) : checkEnvelope(fromPlain(envelope) ?? null, event));
+  if (isAgentProtocol(protocol)) {
+    const { reply } = await answerAgentInput(protocol, () => parse().envelope, opts.event, fireOpts);
+    return toPlain(replyObject(reply)) as AgentAnswer;
+  }
+  const parsed = parse();
+  return toPlain((await fireGuarded(parsed.envelope, parsed.event, fireOpts)) as unknown as Json) as Decision;
 }
 
 /** Lints the named files (or the discovered ones); what `validate --format json` prints. */
@@ -63,7 +74,7 @@ export async function validate(files: readonly string[] = [], opts: Options = {}
 
 /** The sources, merged settings and (for an envelope or `event`) the plan; what `resolve --json` prints. Runs nothing. */
 export async function resolve(envelope?: Envelope, opts: Options & { event?: string } = {}): Promise<Resolution> {
-  const input = envelope === undefined ? undefined : typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
+  const input = envelope === undefined ? undefined : typeof envelope === 'string' ? envelope : stringifyJson(fromPlain(envelope));
   return resolvePlan(input, { ...globals(opts), ...(opts.event !== undefined ? { event: opts.event } : {}) });
 }
 

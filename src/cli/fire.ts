@@ -4,6 +4,7 @@
 // stdout is the same decision either way.
 
 import { EXIT } from '../core/errors.js';
+import { failClosedFrom } from '../core/fail-closed.js';
 import { type Json, stringifyJson } from '../core/json.js';
 import { fire } from '../engine/fire.js';
 import { newTrace } from '../engine/trace.js';
@@ -14,15 +15,16 @@ import { stopOnTermination } from './signals.js';
 
 export async function runFire(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   stopOnTermination();
-  const input = globals.readInput(typeof opts.input === 'string' ? opts.input : undefined);
+  const read = (): string => globals.readInput(typeof opts.input === 'string' ? opts.input : undefined);
   const debug = process.env.CHRYS_HOOKS_DEBUG;
   const trace = opts.explain || (debug !== undefined && debug !== '' && debug !== '0') ? newTrace() : undefined;
-  const failClosed = opts.failClosed === true || process.env.CHRYS_HOOKS_FAIL_CLOSED === '1';
+  const failClosed = failClosedFrom(opts.failClosed, process.env);
   if (opts.protocol !== undefined || failClosed) {
     const { runAgentFire } = await import('./fire-agent.js');
-    return runAgentFire(input, opts, { ...globals, ...(trace ? { trace } : {}) }, failClosed);
+    // The input is read there: under --fail-closed a refused one (too large) is a deny, not exit 65.
+    return runAgentFire(read, opts, { ...globals, ...(trace ? { trace } : {}) }, failClosed);
   }
-  const decision = await fire(input, { ...globals, ...(typeof opts.event === 'string' ? { event: opts.event } : {}), ...(trace ? { trace } : {}) });
+  const decision = await fire(read(), { ...globals, ...(typeof opts.event === 'string' ? { event: opts.event } : {}), ...(trace ? { trace } : {}) });
   const explained = trace ? [(await import('./explain.js')).renderTrace(trace, decision)] : [];
   return {
     stdout: stringifyJson(decision as unknown as Json, 2),

@@ -7,6 +7,7 @@
 
 import { ChrysError, EXIT } from '../core/errors.js';
 import { MAX_ENVELOPE_BYTES } from '../core/envelope.js';
+import { failClosedFrom } from '../core/fail-closed.js';
 import { answerRequest, tooLargeAnswer } from '../engine/serve-request.js';
 import type { CliGlobals } from './globals.js';
 import { type Line, LineSplitter } from './lines.js';
@@ -18,7 +19,8 @@ const READ_AHEAD = 64;
 export async function runServe(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   if (!opts.stdio) throw new ChrysError('usage', 'serve needs --stdio (the only transport so far)');
   const { configDir, cwd, projectHooks } = globals;
-  const fireOpts = { ...(configDir ? { configDir } : {}), ...(cwd ? { cwd } : {}), ...(projectHooks !== undefined ? { projectHooks } : {}) };
+  const failClosed = failClosedFrom(opts.failClosed, process.env);
+  const fireOpts = { ...(configDir ? { configDir } : {}), ...(cwd ? { cwd } : {}), ...(projectHooks !== undefined ? { projectHooks } : {}), ...(failClosed ? { failClosed } : {}) };
   // A closed stdout ends a server quietly (exit 0): drop the one-shot commands' guard, which exits 74.
   process.stdout.removeAllListeners('error');
   await serveLines(process.stdin, process.stdout, (line) => ('text' in line ? answerRequest(line.text, fireOpts) : Promise.resolve(tooLargeAnswer(line.tooLarge, MAX_ENVELOPE_BYTES))));

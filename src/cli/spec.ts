@@ -44,7 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--exit-code', description: 'exit 2 when the decision is a block' },
       INPUT_OPTION,
       { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
-      { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks or a hooks file is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
+      { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks, a hooks file, a guard or the input is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
       { flags: '--explain', description: 'trace sources, trust and each hook on stderr (also CHRYS_HOOKS_DEBUG=1)' },
     ],
     examples: [
@@ -159,7 +159,10 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'serve',
     summary: 'answer events from a long-lived process: one JSON request per line',
     description: 'Reads one request per line on stdin ({"id": ..., "protocol": ..., "event": ..., "envelope": {...}}) and writes one answer (or error object) per line on stdout, in order: what `fire` (or `fire --protocol`) prints for the same input.',
-    options: [{ flags: '--stdio', description: 'requests on stdin, answers on stdout (required)' }],
+    options: [
+      { flags: '--stdio', description: 'requests on stdin, answers on stdout (required)' },
+      { flags: '--fail-closed', description: 'as `fire --fail-closed`, for every request (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
+    ],
     examples: [`echo '{"id":1,"envelope":{"event":"before_tool_call","tool":{"name":"edit_file","args":{"path":"a.ts"}}}}' | chrys-hooks serve --stdio`],
   },
 ];

@@ -54,6 +54,8 @@ export interface Execution {
   delivery: 'best_effort' | 'durable';
   timeout_seconds: number;
   on_error: 'block' | 'warn' | 'ignore';
+  /** on_error is written in the file, not the default: --fail-closed overrides only the default. */
+  on_error_explicit?: true;
   delay_seconds: number;
   once_per_session: boolean;
 }

@@ -9,7 +9,8 @@ import type { Warning } from './diagnostics.js';
 import type { ProjectTrust } from './trust.js';
 
 export type Channel = 'pre_prompt' | 'tool_preface' | 'ui_notice';
-export type Permission = 'allow' | 'ask' | 'deny';
+// `defer` comes only from a `run.protocol` hook (Claude's PreToolUse "defer"); a result file cannot say it.
+export type Permission = 'allow' | 'ask' | 'defer' | 'deny';
 export type HookStatus = 'ok' | 'blocked' | 'failed' | 'timeout' | 'launch_error' | 'skipped' | 'not_run' | 'started' | 'queued';
 
 export interface HookReport {
@@ -54,6 +55,8 @@ export interface Outcome {
   result: { kind: 'none' } | { kind: 'json'; value: JsonObject } | { kind: 'invalid'; reason: string };
   /** A foreign hook that failed (exit other than 0 and 2) yet whose stdout decided, as its agent reads it. */
   failure?: string;
+  /** A foreign hook's PreToolUse "ask" or "defer": the agent must ask the user (or park the call), never just run it. */
+  ask?: 'ask' | 'defer';
 }
 
 export function emptyDecision(event: EventName): Decision {
@@ -120,7 +123,10 @@ const asString = (v: Json): string | undefined => (typeof v === 'string' ? v : u
 const asStrings = (v: Json): string[] | undefined =>
   typeof v === 'string' ? [v] : Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 const CHANNELS: readonly Channel[] = ['pre_prompt', 'tool_preface', 'ui_notice'];
-const PERMISSION_RANK: Record<Permission, number> = { ask: 0, allow: 1, deny: 2 };
+// Chrys's permission_request order is deny > allow > ask (CONTRACT §6); defer, which only a tool call gets, sits below deny.
+const PERMISSION_RANK: Record<Permission, number> = { ask: 0, allow: 1, defer: 2, deny: 3 };
+// A tool call's ask or defer merges as the agents do: deny > defer > ask.
+const TOOL_ASK_RANK: Record<'ask' | 'defer', number> = { ask: 0, defer: 1 };
 const needsModify = (r: JsonObject): string | undefined => (r.action === 'modify' ? undefined : 'it applies only with action: modify');
 
 // On after_tool_call / tool_error a block is feedback for the model, not a gate.
@@ -307,6 +313,7 @@ export function applyOutcome(chain: Chain, hook: Hook, outcome: Outcome): HookRe
       d.warnings.push(...applyResult(chain, hook, outcome.result.value));
       if (!wasBlocked && d.blocked) report.status = 'blocked';
     }
+    if (outcome.ask) applyAsk(chain, outcome.ask);
     if (outcome.failure && hook.execution.on_error !== 'ignore') {
       d.warnings.push({ code: 'hook_failed', hook: hook.id, message: `hook "${hook.id}" ${outcome.failure}; its JSON output still decided, as its agent reads it (on_error: block blocks instead)` });
     }
@@ -327,4 +334,13 @@ export function applyOutcome(chain: Chain, hook: Hook, outcome: Outcome): HookRe
     });
   }
   return report;
+}
+
+/** A foreign hook's ask or defer on a tool call: kept as the decision's permission, so no answer can read it as an allow. */
+function applyAsk(chain: Chain, ask: 'ask' | 'defer'): void {
+  const d = chain.decision;
+  if (d.event !== 'before_tool_call' || d.blocked) return;
+  const now = d.permission === 'ask' || d.permission === 'defer' ? d.permission : undefined;
+  if (now === undefined || TOOL_ASK_RANK[ask] > TOOL_ASK_RANK[now]) d.permission = ask;
+  chain.applied?.push('permission');
 }

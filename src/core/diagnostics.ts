@@ -52,6 +52,7 @@ export const WARNING_CODES = [
   'agent_event_unknown',
   'agent_input_invalid',
   'fail_closed',
+  'permission_ask_denied',
   'project_hooks_changed',
   'trust_record_invalid',
   'hooks_disabled',

@@ -2,7 +2,8 @@
 // hooks file is broken. Only the guarded events are blocked; observers, and
 // stops (a blocked stop would keep the agent looping), are left alone.
 
-import { type Decision, emptyDecision } from './decide.js';
+import type { Hook } from './config.js';
+import { type Decision, type HookReport, emptyDecision } from './decide.js';
 import type { EventName } from './events.js';
 import type { Warning } from './diagnostics.js';
 
@@ -37,4 +38,31 @@ export function applyFailClosed(decision: Decision): Decision {
 export function failClosedDecision(event: EventName, error: string): Decision | undefined {
   if (!FAIL_CLOSED_EVENTS.includes(event)) return undefined;
   return blockFailClosed(emptyDecision(event), `internal error: ${error}`, 'global');
+}
+
+/** --fail-closed, or CHRYS_HOOKS_FAIL_CLOSED=1 in `env`: the CLI, `serve` and the API read it alike. */
+export const failClosedFrom = (flag: unknown, env: Readonly<Record<string, string | undefined>>): boolean => flag === true || env.CHRYS_HOOKS_FAIL_CLOSED === '1';
+
+/**
+ * The hook as a fail-closed firing runs it: a blocking hook of a guarded
+ * event that fails, times out or cannot launch blocks, whatever on_error
+ * defaulted to; only an on_error: ignore written in the file lets it through.
+ */
+export function failClosedHook(hook: Hook, event: EventName): Hook {
+  const { execution } = hook;
+  if (execution.mode !== 'blocking' || !FAIL_CLOSED_EVENTS.includes(event) || execution.on_error === 'block') return hook;
+  if (execution.on_error === 'ignore' && execution.on_error_explicit) return hook;
+  return { ...hook, execution: { ...execution, on_error: 'block' } };
+}
+
+const FAILED: ReadonlySet<string> = new Set(['failed', 'timeout', 'launch_error']);
+
+/** After a hook run through failClosedHook: says when the block came from --fail-closed, not the hook's own on_error. */
+export function noteFailClosedBlock(decision: Decision, hook: Hook, ran: Hook, report: HookReport): void {
+  if (ran === hook || !FAILED.has(report.status) || decision.blocked_by?.id !== hook.id) return;
+  decision.warnings.push({
+    code: 'fail_closed',
+    hook: hook.id,
+    message: `blocked because --fail-closed is on: hook "${hook.id}" ${report.reason ?? report.status}; a guard that fails blocks (write on_error: ignore on the hook to let its failures through)`,
+  });
 }

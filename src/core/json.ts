@@ -43,12 +43,10 @@ export class JsonSyntaxError extends Error {
   }
 }
 
-const MAX_DEPTH = 512;
-
 /** Parses strict JSON (RFC 8259); throws JsonSyntaxError with an offset. */
 export function parseJson(text: string, positions?: JsonPositions): Json {
   const parser = new JsonParser(text, positions);
-  const value = parser.value([], 0);
+  const value = parser.value();
   parser.end();
   return value;
 }
@@ -56,7 +54,12 @@ export function parseJson(text: string, positions?: JsonPositions): Json {
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** One pass over the text: `i` is where it is; each method reads one JSON production there. */
+/**
+ * One pass over the text: `i` is where it is; each method reads one JSON
+ * production there. Containers are kept on an explicit stack, not the call
+ * stack: an agent's tool arguments may nest thousands deep, and a refusal
+ * there would let the call through unguarded.
+ */
 class JsonParser {
   private i = 0;
 
@@ -74,15 +77,81 @@ class JsonParser {
     if (this.i < this.text.length) this.fail(`unexpected ${this.describe(this.i)} after the JSON value`);
   }
 
-  value(path: (string | number)[], depth: number, keyAt?: number): Json {
-    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
+  value(): Json {
+    // The open containers, innermost last; `keys` holds each open object's current key (arrays: undefined).
+    const open: (Json[] | JsonObject)[] = [];
+    const keys: (string | undefined)[] = [];
+    const paths: (string | number)[][] = [];
+    let keyAt: number | undefined;
+    for (;;) {
+      this.ws();
+      const path = this.positions ? this.childPath(open, keys, paths) : [];
+      this.positions?.set(path, this.i, keyAt);
+      let done: Json;
+      const c = this.text[this.i];
+      if (c === '{' || c === '[') {
+        this.i++;
+        this.ws();
+        const close = c === '{' ? '}' : ']';
+        if (this.text[this.i] === close) {
+          this.i++;
+          done = c === '{' ? {} : [];
+        } else {
+          open.push(c === '{' ? {} : []);
+          paths.push(path);
+          keys.push(undefined);
+          if (c === '{') keyAt = this.key(keys);
+          else keyAt = undefined;
+          continue;
+        }
+      } else {
+        done = this.scalar();
+      }
+      // Hand the finished value to its container; close every container that ends here.
+      for (;;) {
+        const top = open.at(-1);
+        if (top === undefined) return done;
+        if (Array.isArray(top)) {
+          top.push(done);
+          if (!this.closes(']')) break;
+        } else {
+          defineData(top, keys.at(-1)!, done);
+          if (!this.closes('}')) {
+            keyAt = this.key(keys);
+            break;
+          }
+        }
+        done = top;
+        open.pop();
+        keys.pop();
+        paths.pop();
+      }
+      if (Array.isArray(open.at(-1))) keyAt = undefined;
+    }
+  }
+
+  /** The path of the value about to be read (positions only). */
+  private childPath(open: readonly (Json[] | JsonObject)[], keys: readonly (string | undefined)[], paths: readonly (string | number)[][]): (string | number)[] {
+    const top = open.at(-1);
+    if (top === undefined) return [];
+    return [...paths.at(-1)!, Array.isArray(top) ? top.length : keys.at(-1)!];
+  }
+
+  /** An object member's key and its colon; the key becomes the innermost object's current key. Returns where the key starts. */
+  private key(keys: (string | undefined)[]): number {
     this.ws();
+    if (this.text[this.i] !== '"') this.fail(`expected a string key, found ${this.describe(this.i)}`);
+    const at = this.i;
+    keys[keys.length - 1] = this.string();
+    this.ws();
+    if (this.text[this.i] !== ':') this.fail(`expected ':' after key, found ${this.describe(this.i)}`);
+    this.i++;
+    return at;
+  }
+
+  private scalar(): Json {
     const { text } = this;
-    this.positions?.set(path, this.i, keyAt);
-    const c = text[this.i];
-    if (c === '{') return this.object(path, depth);
-    if (c === '[') return this.array(path, depth);
-    if (c === '"') return this.string();
+    if (text[this.i] === '"') return this.string();
     if (text.startsWith('true', this.i)) return (this.i += 4), true;
     if (text.startsWith('false', this.i)) return (this.i += 5), false;
     if (text.startsWith('null', this.i)) return (this.i += 4), null;
@@ -93,46 +162,6 @@ class JsonParser {
       return new JsonNumber(m[0]);
     }
     return this.fail(`unexpected ${this.describe(this.i)}`);
-  }
-
-  private object(path: (string | number)[], depth: number): JsonObject {
-    const { text } = this;
-    this.i++;
-    const obj: JsonObject = {};
-    this.ws();
-    if (text[this.i] === '}') {
-      this.i++;
-      return obj;
-    }
-    for (;;) {
-      this.ws();
-      if (text[this.i] !== '"') this.fail(`expected a string key, found ${this.describe(this.i)}`);
-      const keyAt = this.i;
-      const key = this.string();
-      this.ws();
-      if (text[this.i] !== ':') this.fail(`expected ':' after key, found ${this.describe(this.i)}`);
-      this.i++;
-      // Stryker disable next-line ConditionalExpression: without positions the path is never read, so extending it anyway changes nothing
-      const value = this.value(this.positions ? [...path, key] : path, depth + 1, keyAt);
-      // defineProperty keeps a "__proto__" key as data instead of a prototype swap.
-      Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-      if (this.closes('}')) return obj;
-    }
-  }
-
-  private array(path: (string | number)[], depth: number): Json[] {
-    this.i++;
-    const arr: Json[] = [];
-    this.ws();
-    if (this.text[this.i] === ']') {
-      this.i++;
-      return arr;
-    }
-    for (;;) {
-      // Stryker disable next-line ConditionalExpression: without positions the path is never read, so extending it anyway changes nothing
-      arr.push(this.value(this.positions ? [...path, arr.length] : path, depth + 1));
-      if (this.closes(']')) return arr;
-    }
   }
 
   /** After a member: true at the closing bracket (consumed), false after a comma (another member follows). */
@@ -210,41 +239,141 @@ class JsonParser {
   }
 }
 
-/** Serialises with numbers in their original spelling. */
+// Past this many levels an indented value is printed on one line: each level
+// adds its indent to every line below it, so a deep value would grow
+// quadratically (100,000 levels: gigabytes).
+const MAX_INDENT_LEVEL = 64;
+
+/** Serialises with numbers in their original spelling; iterative, so any depth is safe. */
 export function stringifyJson(value: Json | undefined, indent = 0): string {
-  const pad = (level: number): string => (indent ? '\n' + ' '.repeat(indent * level) : '');
+  const out: string[] = [];
+  const pad = (level: number): string => (indent && level <= MAX_INDENT_LEVEL ? '\n' + ' '.repeat(indent * level) : '');
   const sep = indent ? ': ' : ':';
-  const walk = (v: Json | undefined, level: number): string => {
-    if (v === null || v === undefined) return 'null';
-    if (v instanceof JsonNumber) return v.raw;
-    if (typeof v === 'string' || typeof v === 'boolean') return JSON.stringify(v);
-    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
-    if (Array.isArray(v)) {
-      if (v.length === 0) return '[]';
-      return `[${v.map((x) => pad(level + 1) + walk(x, level + 1)).join(',')}${pad(level)}]`;
+  // Work items, last first: a value to print at a level, or text printed as is.
+  const work: ({ v: Json | undefined; level: number } | string)[] = [{ v: value, level: 0 }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if (typeof item === 'string') {
+      out.push(item);
+      continue;
     }
-    const keys = Object.keys(v).filter((k) => v[k] !== undefined);
-    if (keys.length === 0) return '{}';
-    return `{${keys.map((k) => pad(level + 1) + JSON.stringify(k) + sep + walk(v[k], level + 1)).join(',')}${pad(level)}}`;
-  };
-  return walk(value, 0);
+    const { v, level } = item;
+    if (v === null || v === undefined) out.push('null');
+    else if (v instanceof JsonNumber) out.push(v.raw);
+    else if (typeof v === 'string' || typeof v === 'boolean') out.push(JSON.stringify(v));
+    else if (typeof v === 'number') out.push(Number.isFinite(v) ? String(v) : 'null');
+    else if (Array.isArray(v)) {
+      if (v.length === 0) {
+        out.push('[]');
+        continue;
+      }
+      out.push('[');
+      work.push(pad(level) + ']');
+      for (let k = v.length - 1; k >= 0; k--) {
+        work.push({ v: v[k], level: level + 1 });
+        work.push((k > 0 ? ',' : '') + pad(level + 1));
+      }
+    } else {
+      const keys = Object.keys(v).filter((k) => v[k] !== undefined);
+      if (keys.length === 0) {
+        out.push('{}');
+        continue;
+      }
+      out.push('{');
+      work.push(pad(level) + '}');
+      for (let k = keys.length - 1; k >= 0; k--) {
+        work.push({ v: v[keys[k]!], level: level + 1 });
+        work.push((k > 0 ? ',' : '') + pad(level + 1) + JSON.stringify(keys[k]) + sep);
+      }
+    }
+  }
+  return out.join('');
 }
 
 export const isJsonObject = (v: unknown): v is JsonObject =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
 
-/** Converts lossless numbers to plain JS numbers (for config, where precision is moot). */
+const defineData = (target: object, key: string, value: unknown): void => {
+  // defineProperty keeps a "__proto__" key as data instead of a prototype swap.
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+};
+
+/** Converts lossless numbers to plain JS numbers (for config, where precision is moot). Iterative: any depth. */
 export function toPlain(v: Json): unknown {
-  if (v instanceof JsonNumber) return v.toNumber();
-  if (Array.isArray(v)) return v.map(toPlain);
-  if (isJsonObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) {
-      Object.defineProperty(out, k, { value: toPlain(v[k]!), enumerable: true, writable: true, configurable: true });
+  const convert = (x: Json): unknown => (x instanceof JsonNumber ? x.toNumber() : Array.isArray(x) ? [] : isJsonObject(x) ? {} : x);
+  const root = convert(v);
+  const work: [Json, unknown][] = [[v, root]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [from, to] = item;
+    if (Array.isArray(from)) {
+      for (const x of from) {
+        const c = convert(x);
+        (to as unknown[]).push(c);
+        if (typeof c === 'object' && c !== null) work.push([x, c]);
+      }
+    } else if (isJsonObject(from)) {
+      for (const k of Object.keys(from)) {
+        const c = convert(from[k]!);
+        defineData(to as object, k, c);
+        if (typeof c === 'object' && c !== null) work.push([from[k]!, c]);
+      }
     }
-    return out;
   }
-  return v;
+  return root;
+}
+
+/**
+ * A plain JS value (an API caller's object) as Json, as JSON.stringify then
+ * parseJson would give it, without their recursion: toJSON is called,
+ * undefined, functions and symbols are dropped from objects (null in lists),
+ * non-finite numbers are null. Throws TypeError on a cycle or a BigInt, as
+ * JSON.stringify does.
+ */
+export function fromPlain(value: unknown): Json | undefined {
+  const onPath = new Set<object>();
+  const scalar = (x: unknown, key: string): { json: Json } | { container: object } | undefined => {
+    if (typeof x === 'object' && x !== null && typeof (x as { toJSON?: unknown }).toJSON === 'function') x = (x as { toJSON(k: string): unknown }).toJSON(key);
+    if (x === null || typeof x === 'boolean' || typeof x === 'string') return { json: x };
+    if (typeof x === 'number') return { json: Number.isFinite(x) ? new JsonNumber(JSON.stringify(x)) : null };
+    if (typeof x === 'bigint') throw new TypeError('Do not know how to serialize a BigInt');
+    if (typeof x === 'object') {
+      // Boxed primitives serialise as their value.
+      if (x instanceof Number || x instanceof String || x instanceof Boolean) return scalar(x.valueOf(), key);
+      return { container: x };
+    }
+    return undefined;
+  };
+  const first = scalar(value, '');
+  if (first === undefined) return undefined;
+  if ('json' in first) return first.json;
+  // Each item fills `to` from `from`; a `leave` item marks the end of `from`'s subtree (for the cycle check).
+  const root: Json = Array.isArray(first.container) ? [] : {};
+  const work: ({ from: object; to: Json[] | JsonObject } | { leave: object })[] = [{ from: first.container, to: root }];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if ('leave' in item) {
+      onPath.delete(item.leave);
+      continue;
+    }
+    const { from, to } = item;
+    if (onPath.has(from)) throw new TypeError('Converting circular structure to JSON');
+    onPath.add(from);
+    work.push({ leave: from });
+    const entries: [string, unknown][] = Array.isArray(from) ? from.map((x, k) => [String(k), x]) : Object.keys(from).map((k) => [k, (from as Record<string, unknown>)[k]]);
+    for (const [k, x] of entries) {
+      const got = scalar(x, k);
+      let json: Json;
+      if (got === undefined) {
+        if (!Array.isArray(to)) continue;
+        json = null;
+      } else if ('json' in got) json = got.json;
+      else {
+        json = Array.isArray(got.container) ? [] : {};
+        work.push({ from: got.container, to: json });
+      }
+      if (Array.isArray(to)) to.push(json);
+      else defineData(to, k, json);
+    }
+  }
+  return root;
 }
 
 /** Line and column (1-based) of an offset. */

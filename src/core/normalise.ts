@@ -117,6 +117,7 @@ function normaliseExecution(h: RawHook, report: Report): Execution | undefined {
     delivery: mode === 'blocking' ? 'best_effort' : delivery,
     timeout_seconds: e.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
     on_error: e.on_error ?? 'warn',
+    ...(e.on_error !== undefined ? { on_error_explicit: true as const } : {}),
     delay_seconds: e.delay_seconds ?? 0,
     once_per_session: e.once_per_session ?? false,
   };

@@ -11,20 +11,40 @@ export function pyStr(value: Json | undefined): string | undefined {
   return pyRepr(value);
 }
 
+/** Python's repr(); iterative, so a list nested 100,000 deep prints instead of overflowing the stack. */
 export function pyRepr(value: Json): string {
-  if (value === null) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'string') return reprString(value);
-  if (value instanceof JsonNumber) return reprNumber(value);
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  // Stryker disable next-line ConditionalExpression: every Json value that gets here is an object
-  if (isJsonObject(value)) {
-    return `{${Object.keys(value)
-      .map((k) => `${reprString(k)}: ${pyRepr(value[k]!)}`)
-      .join(', ')}}`;
+  const out: string[] = [];
+  // Work items, last first: a value to print, or text printed as is.
+  const work: (Json | Text)[] = [value];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    if (item instanceof Text) out.push(item.text);
+    else if (item === null) out.push('None');
+    else if (item === true) out.push('True');
+    else if (item === false) out.push('False');
+    else if (typeof item === 'string') out.push(reprString(item));
+    else if (item instanceof JsonNumber) out.push(reprNumber(item));
+    else if (Array.isArray(item)) {
+      out.push('[');
+      work.push(new Text(']'));
+      for (let k = item.length - 1; k >= 0; k--) {
+        work.push(item[k]!);
+        if (k > 0) work.push(new Text(', '));
+      }
+    } else if (isJsonObject(item)) {
+      const keys = Object.keys(item);
+      out.push('{');
+      work.push(new Text('}'));
+      for (let k = keys.length - 1; k >= 0; k--) {
+        work.push(item[keys[k]!]!);
+        work.push(new Text(`${k > 0 ? ', ' : ''}${reprString(keys[k]!)}: `));
+      }
+    } else out.push(String(item));
   }
-  return String(value);
+  return out.join('');
+}
+
+class Text {
+  constructor(readonly text: string) {}
 }
 
 function reprNumber(n: JsonNumber): string {

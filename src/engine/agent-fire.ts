@@ -1,14 +1,19 @@
 // `fire --protocol claude|codex|gemini` as data: an agent's hook input mapped
 // onto the envelope, the chain run by fireEnvelope, the decision answered in
-// the agent's format. Shared by the CLI's `fire --protocol`, `serve`
-// requests with a `protocol` and the API; prints nothing.
+// the agent's format; with `failClosed`, the guards of fail-closed.ts. Shared
+// by the CLI's `fire --protocol`, `serve` requests with a `protocol` and the
+// API; prints nothing.
 
 import { type Decision, emptyDecision } from '../core/decide.js';
-import { ChrysError } from '../core/errors.js';
+import { ChrysError, EXIT } from '../core/errors.js';
+import type { EventName } from '../core/events.js';
+import { applyFailClosed, failClosedDecision } from '../core/fail-closed.js';
+import { failClosedOnInput } from '../core/fail-closed-input.js';
 import type { JsonObject } from '../core/json.js';
 import { type Inbound, agentToEnvelope } from '../core/protocols/inbound.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from '../core/protocols/names.js';
 import { type ProjectRoot, projectDirFromEnv, projectRootOf } from '../core/protocols/project-root.js';
+import { refusedInputReply } from '../core/protocols/refused-input.js';
 import { discover } from '../config/discover.js';
 import { configDirOf } from '../config/locations.js';
 import { readSessionRoot, recordSessionRoot } from '../state/session-root.js';
@@ -64,8 +69,49 @@ export async function fireInbound(inbound: Inbound, opts: FireOptions, fire = fi
   return decision;
 }
 
-/** The agent's answer to one hook input, as `fire --protocol` (without --exit-code or --fail-closed) gives it. */
-export async function fireAgentInput(protocol: AgentProtocol, input: JsonObject, flagEvent: string | undefined, opts: FireOptions): Promise<AgentReply> {
-  const inbound = agentInbound(protocol, input, flagEvent, opts);
-  return decisionToReply(protocol, await fireInbound(inbound, opts), inbound.agentEvent);
+/** fireEnvelope; with `failClosed`, a lost guard, a malformed tool input or an internal error blocks a guarded event. */
+export async function fireGuarded(envelope: JsonObject, event: EventName, opts: FireOptions): Promise<Decision> {
+  if (!opts.failClosed) return fireEnvelope(envelope, event, opts);
+  try {
+    return failClosedOnInput(applyFailClosed(await fireEnvelope(envelope, event, opts)), envelope);
+  } catch (e) {
+    if (e instanceof ChrysError && e.code !== 'internal') throw e;
+    const closed = failClosedDecision(event, (e as Error)?.message ?? String(e));
+    if (!closed) throw e;
+    if (process.env.CHRYS_HOOKS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+    return closed;
+  }
+}
+
+/** An agent's answer, and the decision behind it (none when the input was refused). */
+export interface AgentAnswer {
+  reply: AgentReply;
+  decision: Decision | undefined;
+}
+
+/**
+ * The agent's answer to one hook input, read by `read` (which throws what
+ * the input is refused for). With `failClosed`, refused input and an event
+ * chrys-hooks does not know are answered with the agent's deny
+ * (refused-input.ts) instead of an error.
+ */
+export async function answerAgentInput(protocol: AgentProtocol, read: () => JsonObject, flagEvent: string | undefined, opts: FireOptions, replyOpts: { exitCode?: boolean } = {}): Promise<AgentAnswer> {
+  let input: JsonObject | undefined;
+  let inbound: Inbound;
+  try {
+    input = read();
+    inbound = agentInbound(protocol, input, flagEvent, opts);
+  } catch (e) {
+    const named = flagEvent ?? (typeof input?.hook_event_name === 'string' ? input.hook_event_name : undefined);
+    const denied = opts.failClosed && e instanceof ChrysError && e.exitCode === EXIT.badInput ? refusedInputReply(protocol, named, e.message) : undefined;
+    if (!denied) throw e;
+    return { reply: denied, decision: undefined };
+  }
+  const decision = await fireInbound(inbound, opts, fireGuarded);
+  const reply = decisionToReply(protocol, decision, inbound.agentEvent, replyOpts);
+  // An event no hook could see is allowed unless its answer already denies (a Cursor-style name).
+  if (!inbound.ok && opts.failClosed && reply.exitCode !== 2) {
+    return { reply: refusedInputReply(protocol, undefined, `${protocol} event "${inbound.agentEvent}" is not one chrys-hooks knows, so no hook ran`)!, decision: undefined };
+  }
+  return { reply, decision };
 }

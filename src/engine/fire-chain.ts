@@ -7,6 +7,7 @@ import { type Chain, type Decision, type HookStatus, applyOutcome } from '../cor
 import type { Warning } from '../core/diagnostics.js';
 import { type KillSwitches, skipReason } from '../core/kill-switch.js';
 import { stringField } from '../core/envelope.js';
+import { failClosedHook, noteFailClosedBlock } from '../core/fail-closed.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
 import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
@@ -53,6 +54,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     chain: { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(event, agentProtocol), ...(opts.trace ? { applied: [] } : {}) },
     switches: opts.switches,
     trace: opts.trace,
+    failClosed: opts.failClosed === true,
   };
   const settings = settingValues(config.settings);
   try {
@@ -81,6 +83,7 @@ interface Firing {
   chain: Chain;
   switches: KillSwitches;
   trace: Trace | undefined;
+  failClosed: boolean;
 }
 
 const noMatch = (f: Firing, hook: Hook, reason: string): void => {
@@ -107,7 +110,10 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
       continue;
     }
     if (verdict.verdict === 'error') {
-      f.decision.hooks.push(matchFailed(f.chain, hook, verdict.reason));
+      const ran = guarded(f, hook);
+      const report = matchFailed(f.chain, ran, verdict.reason);
+      f.decision.hooks.push(report);
+      noteFailClosedBlock(f.decision, hook, ran, report);
       continue;
     }
     const onceSkip = f.once.claim(hook);
@@ -126,13 +132,18 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
 
 /** Runs one blocking hook and applies its outcome to the chain, the trace and the run history. */
 async function runOneBlocking(f: Firing, hook: Hook, payload: string): Promise<void> {
-  const record = await runHook(hook, f.ctx, resolveInvocation(hook, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
+  const ran = guarded(f, hook);
+  const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
   if (f.chain.applied) f.chain.applied = [];
-  const report = applyOutcome(f.chain, hook, record);
+  const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);
+  noteFailClosedBlock(f.decision, hook, ran, report);
   f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [] });
   recordRun(f.ctx.configDir, hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
 }
+
+/** The hook as this firing runs it: under --fail-closed its failure blocks a guarded event. */
+const guarded = (f: Firing, hook: Hook): Hook => (f.failClosed ? failClosedHook(hook, f.decision.event) : hook);
 
 /** Reports or queues each matching non-blocking hook; returns the runs to hand to the worker. */
 function startNonBlockingHooks(f: Firing, hooks: readonly Hook[]): WorkerRun[] {

@@ -25,6 +25,8 @@ export interface FireOptions extends GlobalOptions {
   switches?: KillSwitches;
   /** The agent's environment (its project-root variables); process.env when absent. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** --fail-closed: a blocking hook of a guarded event that fails blocks (failClosedHook). */
+  failClosed?: boolean;
 }
 
 export async function fire(input: string, opts: FireOptions): Promise<Decision> {

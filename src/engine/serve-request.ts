@@ -1,14 +1,17 @@
 // One `serve --stdio` request: a line of JSON in, the response line out.
 // The envelope goes through fireEnvelope, the path of `fire`, and the decision
 // through the same serialiser, so it is byte-for-byte what `fire` prints,
-// on one line instead of indented. Returns data; the CLI does the I/O.
+// on one line instead of indented. An agent's answer, which the CLI may give
+// as an exit status and stderr alone, is always one object here, with
+// `exit_code` and `stderr` (replyObject). Returns data; the CLI does the I/O.
 
 import { ChrysError, errorObject } from '../core/errors.js';
 import { checkEnvelope } from '../core/envelope.js';
 import { type Json, type JsonObject, JsonSyntaxError, isJsonObject, parseJson, stringifyJson } from '../core/json.js';
 import { AGENT_PROTOCOLS } from '../core/protocols/names.js';
-import { fireAgentInput, isAgentProtocol } from './agent-fire.js';
-import { type FireOptions, fireEnvelope } from './fire.js';
+import { replyObject } from '../core/protocols/reply.js';
+import { answerAgentInput, fireGuarded, isAgentProtocol } from './agent-fire.js';
+import type { FireOptions } from './fire.js';
 
 /** The protocols a request may name; `chrys` is the default. */
 export const SERVE_PROTOCOLS: readonly string[] = ['chrys', ...AGENT_PROTOCOLS];
@@ -31,12 +34,12 @@ export async function answerRequest(line: string, opts: FireOptions): Promise<st
     if (isJsonObject(value)) id = value.id;
     const request = checkRequest(value);
     if (isAgentProtocol(request.protocol)) {
-      // As `fire --protocol` prints it: the agent's hook input in, its answer out.
-      const { envelope } = checkEnvelope(request.envelope, request.event ?? 'other');
-      return withId(id, (await fireAgentInput(request.protocol, envelope, request.event, opts)).stdout);
+      // As `fire --protocol` answers it: the agent's hook input in, its answer out.
+      const { reply } = await answerAgentInput(request.protocol, () => checkEnvelope(request.envelope, request.event ?? 'other').envelope, request.event, opts);
+      return withId(id, stringifyJson(replyObject(reply)));
     }
     const { envelope, event } = checkEnvelope(request.envelope, request.event);
-    const decision = await fireEnvelope(envelope, event, opts);
+    const decision = await fireGuarded(envelope, event, opts);
     return withId(id, stringifyJson(decision as unknown as Json));
   } catch (e) {
     return withId(id, stringifyJson(errorObject(e) as unknown as Json));

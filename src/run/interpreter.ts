@@ -2,13 +2,18 @@
 // (CONTRACT §2), and a PATH lookup that does not spawn anything.
 
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, extname, join } from 'node:path';
+import { delimiter, extname, isAbsolute, join } from 'node:path';
 
-/** Absolute path of an executable on PATH, or undefined. */
+/**
+ * Absolute path of an executable on PATH, or undefined. A relative entry
+ * (`node_modules/.bin`, and an empty one, which means the cwd) is skipped:
+ * it resolves against the workspace the hook runs in, which would choose
+ * the program that runs a trusted script.
+ */
 export function which(name: string, path = process.env.PATH ?? ''): string | undefined {
   const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
+    if (!isAbsolute(dir)) continue;
     for (const ext of exts) {
       const candidate = join(dir, name + ext);
       try {

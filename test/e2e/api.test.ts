@@ -52,7 +52,7 @@ describe('the in-process API', () => {
     const opts = JSON.stringify({ configDir: s.configDir, cwd: s.workspace, protocol: 'claude' });
     const fromApi = await viaPackage(`console.log(JSON.stringify(await api.fire(${JSON.stringify(input)}, ${opts})));`);
     const cli = await s.run(['fire', '--protocol', 'claude'], { input: JSON.stringify(input) });
-    expect(fromApi).toEqual(JSON.parse(cli.stdout));
+    expect(fromApi).toEqual({ ...JSON.parse(cli.stdout), exit_code: 0, stderr: '' });
     expect(fromApi).toMatchObject({ hookSpecificOutput: { additionalContext: expect.stringContaining('mind the tests') } });
   });
 

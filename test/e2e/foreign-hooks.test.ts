@@ -166,9 +166,9 @@ describe('run.protocol: odd output, read as the agent reads it', () => {
     expect(permission).toMatchObject({ blocked: false, permission: null, warnings: [{ code: 'hook_failed', message: expect.stringContaining('does not honour') }] });
   });
 
-  it('permissionDecision ask is not passed on, and says so', async () => {
-    const d = await odd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}'`);
-    expect(d).toMatchObject({ blocked: false, contexts: [{ channel: 'ui_notice', text: expect.stringMatching(/^chrys-hooks: .*"ask"/) }] });
+  it('permissionDecision ask is kept as the decision\'s permission, its reason a notice to the user', async () => {
+    const d = await odd(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"push to main?"}}'`);
+    expect(d).toMatchObject({ blocked: false, permission: 'ask', contexts: [{ channel: 'ui_notice', text: 'push to main?' }] });
   });
 
   it('Gemini: plain stdout is a notice to the user, never a block', async () => {

@@ -49,7 +49,7 @@ describe('serve --stdio', () => {
     expect(r.stderr).toContain('serve needs --stdio');
   });
 
-  it('answers an agent protocol as fire --protocol does, byte for byte', async () => {
+  it('answers an agent protocol as fire --protocol does, byte for byte, plus its exit_code and stderr', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${hookYaml({ id: 'no-rm', match: 'tool_kind: process.exec\nargs:\n  command: { regex: "rm\\\\s+-rf" }', run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"rm -rf is not allowed\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
     const pre = (command: string) => ({ session_id: 's', cwd: s.workspace, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
@@ -65,11 +65,11 @@ describe('serve --stdio', () => {
     expect(serve.unread).toEqual([]);
     for (const [i, [protocol, input]] of cases.entries()) {
       const fired = await s.run(['fire', '--protocol', protocol], { input: JSON.stringify(input) });
-      expect(answers[i], `${protocol} case ${i}`).toBe(fired.stdout.replace(/\n$/, ''));
+      expect(answers[i], `${protocol} case ${i}`).toBe(`${fired.stdout.replace(/\n$/, '').replace(/^\{\}$/, '{').replace(/\}$/, ',')}"exit_code":0,"stderr":""}`);
     }
     expect(JSON.parse(answers[0]!)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     const withId = new ServeProcess(s);
-    expect(await withId.ask({ id: 'c', protocol: 'claude', envelope: pre('ls') })).toEqual({ id: 'c' });
+    expect(await withId.ask({ id: 'c', protocol: 'claude', envelope: pre('ls') })).toEqual({ id: 'c', exit_code: 0, stderr: '' });
     expect((await withId.ask({ id: 'd', protocol: 'claude', envelope: { tool_name: 'Bash' } })).error).toMatchObject({ code: 'missing_event' });
     withId.end();
     expect((await withId.exited).code).toBe(0);

@@ -84,9 +84,9 @@ describe('fail-closed', () => {
     const input = '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}';
     // A config dir that is not a string makes the engine throw, as a bug would.
     const broken = { configDir: 42 as unknown as string, color: false, readInput: () => input };
-    const closed = await runAgentFire(input, { protocol: 'claude' }, broken, true);
+    const closed = await runAgentFire(() => input, { protocol: 'claude' }, broken, true);
     expect(JSON.parse(closed.stdout!)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('internal error') } });
-    await expect(runAgentFire(input, { protocol: 'claude' }, broken, false)).rejects.toThrow();
+    await expect(runAgentFire(() => input, { protocol: 'claude' }, broken, false)).rejects.toThrow();
   });
 });
 

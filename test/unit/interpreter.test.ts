@@ -53,6 +53,17 @@ describe('which', () => {
     expect(which(fromCwd, '')).toBeUndefined();
   });
 
+  it('skips a relative PATH entry, which would resolve against the workspace', () => {
+    // Relative to the current directory, an entry that holds an executable `tool`.
+    const dir = temp();
+    file(dir, 'tool');
+    const rel = relative(process.cwd(), dir);
+    expect(rel.startsWith('/')).toBe(false);
+    expect(which('tool', rel)).toBeUndefined();
+    expect(which('tool', `./${rel}:${rel}`)).toBeUndefined();
+    expect(which('tool', `${rel}:${dir}`)).toBe(join(dir, 'tool'));
+  });
+
   it('reads process.env.PATH when no path is given', () => {
     const { path, at } = pathWith('chrys-which-probe');
     const saved = process.env.PATH;

@@ -51,6 +51,12 @@ describe("Python str() of JSON values", () => {
 
 // Expected values are what CPython 3.11 prints (repr of the float, str of the list).
 describe('Python repr, case by case', () => {
+  it('prints lists and dicts nested 100,000 deep without the call stack', () => {
+    const depth = 100_000;
+    expect(pyStr(parseJson('['.repeat(depth) + 'true' + ']'.repeat(depth)))).toBe('['.repeat(depth) + 'True' + ']'.repeat(depth));
+    expect(pyStr(parseJson('{"a":'.repeat(depth) + '[1, "b"]' + '}'.repeat(depth)))).toBe("{'a': ".repeat(depth) + "[1, 'b']" + '}'.repeat(depth));
+  });
+
   it.each([
     [NaN, 'nan'], [Infinity, 'inf'], [-Infinity, '-inf'], [0, '0.0'], [-0, '-0.0'],
     [1e-4, '0.0001'], [1e-5, '1e-05'], [1e16, '1e+16'], [9999999999999998, '9999999999999998.0'],

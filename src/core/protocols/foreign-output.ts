@@ -27,7 +27,7 @@ const EXIT2_BLOCKS = ['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 
 
 /** The record re-read by the agent's rules: status ok with a result, or a failure. */
 export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, agentEvent: string, run: T): T {
-  if (run.status === 'ok') return withResult(run, fromStdout(protocol, agentEvent, run.stdout));
+  if (run.status === 'ok') return withResult(run, ...fromStdout(protocol, agentEvent, run.stdout));
   if (run.status !== 'failed' || run.exitCode === null) return run; // timeout, signal, launch error
   const stderr = run.stderr.trim();
   if (run.exitCode === 2) {
@@ -39,26 +39,39 @@ export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, ag
   }
   if (protocol === 'claude' && run.stdout.trim().startsWith('{')) {
     const json = parseObject(run.stdout);
-    if (json) return withResult(run, { kind: 'json', value: fromClaudeJson(agentEvent, json) });
+    if (json) return withResult(run, { kind: 'json', value: fromClaudeJson(agentEvent, json) }, askOf(protocol, agentEvent, json));
   }
   return run;
 }
 
-const withResult = <T extends AgentRun>(run: T, result: Outcome['result']): T => ({ ...run, status: 'ok', error: undefined, result } as T);
+type Read = [Outcome['result'], Outcome['ask']?];
 
-function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string): Outcome['result'] {
+const withResult = <T extends AgentRun>(run: T, result: Outcome['result'], ask?: Outcome['ask']): T =>
+  ({ ...run, status: 'ok', error: undefined, result, ...(ask ? { ask } : {}) } as T);
+
+function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string): Read {
   const text = stdout.trim();
-  if (text === '') return { kind: 'none' };
+  if (text === '') return [{ kind: 'none' }];
   if (protocol !== 'gemini' && !text.startsWith('{')) {
-    if (!PLAIN_TEXT_CONTEXT[protocol].includes(agentEvent)) return { kind: 'none' }; // formatter output, an echo: not a decision
-    return { kind: 'json', value: agentEvent === 'UserPromptSubmit' ? { system_reminder: text } : { context: [{ text, channel: 'pre_prompt' }] } };
+    if (!PLAIN_TEXT_CONTEXT[protocol].includes(agentEvent)) return [{ kind: 'none' }]; // formatter output, an echo: not a decision
+    return [{ kind: 'json', value: agentEvent === 'UserPromptSubmit' ? { system_reminder: text } : { context: [{ text, channel: 'pre_prompt' }] } }];
   }
   const json = parseObject(text);
   if (!json) {
-    if (protocol === 'gemini') return { kind: 'json', value: { context: [{ text, channel: 'ui_notice' }] } };
-    return { kind: 'invalid', reason: 'stdout starts with "{" but is not one JSON object; ignored as the agent would' };
+    if (protocol === 'gemini') return [{ kind: 'json', value: { context: [{ text, channel: 'ui_notice' }] } }];
+    return [{ kind: 'invalid', reason: 'stdout starts with "{" but is not one JSON object; ignored as the agent would' }];
   }
-  return { kind: 'json', value: protocol === 'gemini' ? fromGeminiJson(agentEvent, json) : fromClaudeJson(agentEvent, json) };
+  return [{ kind: 'json', value: protocol === 'gemini' ? fromGeminiJson(agentEvent, json) : fromClaudeJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
+}
+
+/**
+ * A tool-call answer that asks the user ("ask") or parks the call ("defer").
+ * It has no Chrys result key (permission is permission_request's), so it
+ * travels beside the result; Gemini's HookDecision also lists "ask".
+ */
+function askOf(protocol: AgentProtocol, agentEvent: string, json: JsonObject): Outcome['ask'] {
+  const said = protocol === 'gemini' ? (agentEvent === 'BeforeTool' ? json.decision : undefined) : agentEvent === 'PreToolUse' ? specificOf(json).permissionDecision : undefined;
+  return said === 'ask' || said === 'defer' ? said : undefined;
 }
 
 function parseObject(text: string): JsonObject | undefined {
@@ -95,10 +108,9 @@ function fromClaudeJson(agentEvent: string, json: JsonObject): JsonObject {
     const permission = str(specific.permissionDecision) ?? legacy;
     if (permission === 'deny') Object.assign(out, { action: 'block', reason: str(specific.permissionDecisionReason) ?? reason ?? 'denied by hook' });
     else if (isJsonObject(specific.updatedInput)) Object.assign(out, { action: 'modify', args: specific.updatedInput });
-    // A Chrys decision cannot carry "ask" or "defer": the call goes to the agent's own permission flow. Say so.
-    if (permission === 'ask' || permission === 'defer') {
-      contexts.push({ text: `chrys-hooks: a hook answered permissionDecision "${permission}", which chrys-hooks cannot pass on; the agent's own permission rules decide`, channel: 'ui_notice' });
-    }
+    // ask and defer travel beside the result (askOf); the reason they give is for the user.
+    const asked = str(specific.permissionDecisionReason);
+    if ((permission === 'ask' || permission === 'defer') && asked) contexts.push({ text: asked, channel: 'ui_notice' });
     if (added) contexts.push({ text: added, channel: 'tool_preface' });
   } else if (agentEvent === 'PermissionRequest') {
     const decision = isJsonObject(specific.decision) ? specific.decision : {};

@@ -6,13 +6,23 @@
 
 import type { Decision } from '../decide.js';
 import type { EventName } from '../events.js';
-import { type JsonObject, stringifyJson } from '../json.js';
+import { type JsonObject, JsonNumber, isJsonObject, parseJson, stringifyJson } from '../json.js';
 import { type AgentProtocol, CURSOR_EVENTS, chrysEventOf, claudeEventName, isCursorStyleName } from './names.js';
 
 export interface AgentReply {
   stdout: string;
   stderr: string;
   exitCode: number;
+}
+
+/**
+ * A reply as one JSON object, for `serve` and the API, which have no exit
+ * status or stderr: the agent's answer plus `exit_code` and `stderr` (the
+ * block reason the agent reads on exit 2, without its newline).
+ */
+export function replyObject(reply: AgentReply): JsonObject {
+  const answer = reply.stdout ? parseJson(reply.stdout) : {};
+  return { ...(isJsonObject(answer) ? answer : {}), exit_code: new JsonNumber(String(reply.exitCode)), stderr: reply.stderr.replace(/\n$/, '') };
 }
 
 // Where the agent reads hookSpecificOutput.additionalContext.
@@ -25,7 +35,8 @@ const CONTEXT_EVENTS: Record<AgentProtocol, readonly string[]> = {
 const EXIT2_BLOCKS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'conversation_done', 'sub_agent_end'];
 
 /** The agent's answer for a decision on `agentEvent`. */
-export function decisionToReply(protocol: AgentProtocol, decision: Decision, asked: string, opts: { exitCode?: boolean } = {}): AgentReply {
+export function decisionToReply(protocol: AgentProtocol, given: Decision, asked: string, opts: { exitCode?: boolean } = {}): AgentReply {
+  const decision = askWithoutAsk(protocol, given);
   const reason = decision.reason || 'blocked by chrys-hooks';
   const agentEvent = protocol === 'gemini' ? asked : claudeEventName(asked);
   if (protocol === 'claude' && isCursorStyleName(asked) && chrysEventOf(protocol, asked) === undefined) return unknownCursorEvent(asked);
@@ -50,6 +61,28 @@ export function decisionToReply(protocol: AgentProtocol, decision: Decision, ask
   return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
 }
 
+const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
+
+/**
+ * A hook's ask or defer on a tool call where the agent has none (AGENT-PROTOCOLS:
+ * Codex parses PreToolUse "ask" but runs the call; Gemini blocks only on
+ * deny): the nearest answer that is not an allow is a deny, with a warning.
+ * Claude has both and gets them as they are.
+ */
+function askWithoutAsk(protocol: AgentProtocol, d: Decision): Decision {
+  if (protocol === 'claude' || d.event !== 'before_tool_call' || d.blocked || (d.permission !== 'ask' && d.permission !== 'defer')) return d;
+  const agent = AGENT_NAMES[protocol];
+  const what = d.permission === 'ask' ? 'asked for the user\'s confirmation of this tool call' : 'deferred this tool call';
+  const reason = `a hook ${what}, which ${agent} cannot do for a tool call, so chrys-hooks denies it instead (confirm with the user, then retry)`;
+  return {
+    ...d,
+    blocked: true,
+    reason,
+    blocked_by: { id: 'permission-ask', source: 'global' },
+    warnings: [...d.warnings, { code: 'permission_ask_denied', message: `a hook answered permissionDecision "${d.permission}", which ${agent} has no form for on a tool call (it would run the call); denied instead` }],
+  };
+}
+
 /**
  * A Cursor-style name chrys-hooks does not map (beforeShellExecution): Cursor
  * gates on some of these, so an empty answer would allow what no hook saw.
@@ -66,6 +99,8 @@ function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string):
   switch (agentEvent) {
     case 'PreToolUse':
       if (d.blocked) return specific({ permissionDecision: 'deny', permissionDecisionReason: reason });
+      // Only Claude gets here with ask or defer (askWithoutAsk); updatedInput goes with it, as Claude reads both.
+      if (d.permission === 'ask' || d.permission === 'defer') return specific({ permissionDecision: d.permission, ...(d.args !== null ? { updatedInput: d.args } : {}) });
       // Claude applies updatedInput in its normal permission flow; Codex needs an explicit allow with it.
       if (d.args !== null) return specific({ ...(protocol === 'codex' ? { permissionDecision: 'allow' } : {}), updatedInput: d.args });
       return {};
