@@ -12,7 +12,7 @@ import type { CommandResult } from './output.js';
 import { type Paint, paint, table } from './render.js';
 
 export async function runTrust(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
-  if (opts.list) return listing(opts, globals);
+  if (opts.list) return await listing(opts, globals);
   const plan = await planTrust(globals);
   const k = paint(globals.color);
   const summary = describePlan(plan, k);
@@ -73,8 +73,8 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-function listing(opts: Record<string, unknown>, globals: CliGlobals): CommandResult {
-  const r = listTrusted(globals);
+async function listing(opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
+  const r = await listTrusted(globals);
   if (opts.json) return { stdout: JSON.stringify(r, null, 2), exitCode: EXIT.ok };
   if (r.workspaces.length === 0) return { stdout: `no trusted workspaces (${r.record})`, exitCode: EXIT.ok };
   const k = paint(globals.color);

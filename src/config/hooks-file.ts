@@ -10,7 +10,7 @@ import type { JsonPath } from '../core/json.js';
 import type { RawHooksFile } from '../core/schema.js';
 import { type CachedFile, contentHash, readCache, writeCache } from './cache.js';
 import { isCachedFile } from './cache-shape.js';
-import { type Position, UnreadableFile, parseConfigText, readText } from './read.js';
+import { type Position, UnreadableFile, bufferText, parseConfigText, readText } from './read.js';
 import { fastYamlData } from './fast-yaml.js';
 
 export interface FileLoad {
@@ -33,9 +33,11 @@ export const fileStart: Locate = () => ({ line: 1, column: 1 });
 
 /**
  * Reads, parses, schema-checks and normalises one hooks file. With `cache`
- * (a cache dir), an unchanged file skips reading, parsing and the schema.
+ * (a cache dir), an unchanged file skips parsing and the schema. With `data`,
+ * those bytes are the file (read and hashed by the trust check): it is not
+ * read again, so what is parsed is what was compared with the trust record.
  */
-export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string; positioned?: boolean } = {}): Promise<FileLoad> {
+export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: string; positioned?: boolean; data?: Buffer } = {}): Promise<FileLoad> {
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
@@ -43,7 +45,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   };
   let text: string;
   try {
-    text = readText(path);
+    text = opts.data ? bufferText(opts.data) : readText(path);
   } catch (e) {
     if (e instanceof UnreadableFile) return fail('unreadable_file', `cannot read the file: ${e.message}`);
     throw e;

@@ -16,7 +16,7 @@ import {
   shadowing,
   workspaceProblem,
 } from './locations.js';
-import { decideProjectLayer, sameHooksFile } from './project-trust.js';
+import { type ProjectLayer, decideProjectLayer, sameHooksFile, withVerifiedScripts } from './project-trust.js';
 import { cacheDir, contentHash, readCache, writeCache } from './cache.js';
 import { type CachedTrust, isCachedTrust } from './cache-shape.js';
 import { UnreadableFile, parseConfigText, readText } from './read.js';
@@ -112,11 +112,13 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const cache = opts.cache ? cacheDir(found.configDir) : undefined;
   const read: ReadOptions = { ...(cache ? { cache } : {}), ...(opts.checkFiles ? { checks: { workspace: opts.workspace, configDir: found.configDir } } : {}) };
   const diagnostics = locationDiagnostics(opts, found);
-  const { sameFile, trust } = await projectLayerOf(opts, found, diagnostics, cache);
+  const { sameFile, trust, verified } = await projectLayerOf(opts, found, diagnostics, cache);
   if (found.projectPath && !sameFile && !trust.trusted && !diagnostics.some((d) => d.code === 'project_hooks_changed')) diagnostics.push(dormantDiagnostic(found.projectPath, trust, found.configDir));
   diagnostics.push(...shadowDiagnostics([found.globalPath, found.projectPath]));
   const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
-  const project = found.projectPath && !sameFile && trust.trusted ? await readLayer(found.projectPath, 'project', read) : undefined;
+  // Trusted by record: parsed from the bytes the record was checked against, never read again.
+  const project = found.projectPath && !sameFile && trust.trusted ? await readLayer(found.projectPath, 'project', { ...read, ...(verified ? { data: verified.data } : {}) }) : undefined;
+  if (project && verified) project.file.hooks = withVerifiedScripts(project.file.hooks, verified);
   diagnostics.push(...(global?.diagnostics ?? []), ...(project?.diagnostics ?? []), ...(await duplicateIds(project?.file, global?.file, read.checks !== undefined)));
   return {
     configDir: found.configDir,
@@ -150,6 +152,8 @@ export async function lintConfig(opts: DiscoverOptions): Promise<{ configDir: st
 
 interface ReadOptions {
   cache?: string;
+  /** The file's bytes, already read (and hashed) by the trust decision. */
+  data?: Buffer;
   /** With the checks of hook-checks.ts, in this workspace and config dir. */
   checks?: { workspace: string; configDir: string };
 }
@@ -161,7 +165,7 @@ interface LayerLoad {
 }
 
 async function readLayer(path: string, layer: Layer, read: ReadOptions): Promise<LayerLoad> {
-  const file = await loadHooksFile(path, layer, read.cache ? { cache: read.cache } : {});
+  const file = await loadHooksFile(path, layer, { ...(read.cache ? { cache: read.cache } : {}), ...(read.data ? { data: read.data } : {}) });
   const checked = read.checks ? await (await import('./hook-checks.js')).hookFileDiagnostics(file, { ...read.checks, layer }) : [];
   const diagnostics = [...file.diagnostics, ...checked].sort(byPosition).map((d) => ({ ...d, source: layer }));
   return { file, diagnostics };
@@ -187,7 +191,7 @@ function locationDiagnostics(opts: DiscoverOptions, found: Discovered): Diagnost
 }
 
 /** The same-file check and the trust decision, made by the one function the drain also uses. */
-async function projectLayerOf(opts: DiscoverOptions, found: Discovered, diagnostics: Diagnostic[], cache: string | undefined): Promise<{ sameFile: boolean; trust: ProjectTrust }> {
+async function projectLayerOf(opts: DiscoverOptions, found: Discovered, diagnostics: Diagnostic[], cache: string | undefined): Promise<ProjectLayer> {
   const { configDir, globalPath, projectPath } = found;
   const warnings: Warning[] = [];
   const settingsEnabled = (): Promise<boolean> => settingsTrust(configDir, warnings, cache);

@@ -24,8 +24,13 @@ export class UnreadableFile extends Error {}
 export function readText(path: string): string {
   const read = readRegularFile(path);
   if (!read.ok) throw new UnreadableFile(read.problem);
-  if (read.data.includes(0)) throw new UnreadableFile('the file holds binary data (a NUL byte), not text');
-  return read.data.toString('utf8');
+  return bufferText(read.data);
+}
+
+/** A file's bytes as text; throws UnreadableFile for binary data. */
+export function bufferText(data: Buffer): string {
+  if (data.includes(0)) throw new UnreadableFile('the file holds binary data (a NUL byte), not text');
+  return data.toString('utf8');
 }
 
 export async function parseConfigText(path: string, text: string): Promise<ReadFile> {

@@ -75,6 +75,15 @@ export interface Hook {
   file: string;
   /** Index in its file's `hooks` list. */
   index: number;
+  /**
+   * A project script under a trust record: the SHA-256 `trust` recorded for
+   * it and, when it lies in the .chrys/hooks/ tree, the tree's files with
+   * theirs (paths relative to `root`, `script` among them). The runner runs such a script only
+   * from a private copy of bytes with these hashes, so a swap after the
+   * check runs nothing unhashed, and what the script loads beside itself
+   * is the checked tree.
+   */
+  trusted?: { sha256: string; tree?: { root: string; script: string; files: { path: string; sha256: string }[] } };
 }
 
 export interface Settings {

@@ -4,14 +4,14 @@
 
 import { existsSync } from 'node:fs';
 import { ChrysError } from '../core/errors.js';
-import { type TrustDiff, type TrustEntry, type TrustedFile, diffManifests, diffTrusted, isEmptyDiff } from '../core/trust.js';
+import { type TrustDiff, type TrustEntry, type TrustedFile, diffManifests } from '../core/trust.js';
 import { discover } from '../config/discover.js';
 import { loadHooksFile } from '../config/load.js';
 import { type GlobalOptions, configDirOf, projectHooksDir, samePhysicalFile, workspaceOf } from '../config/locations.js';
-import { recordInsideWorkspace } from '../config/project-trust.js';
-import { UnhashableFile, fileNow, fingerprint, realPathOr, referencedPaths, workspaceKey } from '../config/trust-files.js';
-import { wordFiles } from '../config/trust-words.js';
+import { decideProjectLayer, recordInsideWorkspace } from '../config/project-trust.js';
+import { UnhashableFile, coveredPaths, fingerprint, readNow, realPathOr, refuseSharedWrite, sha256, workspaceKey } from '../config/trust-files.js';
 import type { Hook } from '../core/config.js';
+import type { Warning } from '../core/diagnostics.js';
 import { templatedProgramField } from '../core/trust-templates.js';
 import { readTrustRecord, recordDirProblem, trustRecordPath, writeTrustRecord } from '../config/trust-record.js';
 
@@ -41,11 +41,12 @@ function refuseTemplatedPrograms(hooks: readonly Hook[], hooksFile: string): voi
   }
 }
 
-function fingerprintOrRefuse(paths: string[], workspace: string): TrustedFile[] {
+function refuseUnhashable<T>(what: () => T): T {
   try {
-    return fingerprint(paths, workspace);
+    return what();
   } catch (e) {
     if (!(e instanceof UnhashableFile)) throw e;
+    if (e.fix) throw new ChrysError('refused', `cannot trust ${e.path}: ${e.problem}; nothing was trusted`, e.fix);
     throw new ChrysError('refused', `cannot trust ${e.path}: ${e.problem}; trust covers only regular files up to 16 MiB; nothing was trusted`, 'replace it with a regular file, or change the hook that names it');
   }
 }
@@ -63,7 +64,11 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
   if (recordInsideWorkspace(configDir, workspace)) {
     throw new ChrysError('refused', `the trust record ${trustRecordPath(configDir)} would lie inside the workspace ${workspace}, where the workspace could change it`, 'use a config dir outside the workspace (--config-dir or CHRYS_HOME)');
   }
-  const file = await loadHooksFile(found.projectPath, 'project');
+  // One read: the bytes parsed here are the bytes whose hash is recorded.
+  const projectPath = realPathOr(found.projectPath);
+  const hooksRead = readNow(projectPath);
+  if (!hooksRead.data) throw new ChrysError('refused', `cannot trust ${projectPath}: ${hooksRead.now?.problem ?? 'it is gone'}; nothing was trusted`, 'make it a regular file and run trust again');
+  const file = await loadHooksFile(found.projectPath, 'project', { data: hooksRead.data });
   // Every error `validate` reports, hook-level ones included: trust records a file that validates.
   const errors = file.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
@@ -72,11 +77,10 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
     throw new ChrysError('refused', `the project hooks file ${found.projectPath} has ${n} error${n === 1 ? '' : 's'} (first: ${first.code} at ${first.line}:${first.column}); nothing was trusted`, `run \`chrys-hooks validate ${found.projectPath}\` and fix it first`);
   }
   refuseTemplatedPrograms(file.hooks, found.projectPath);
-  const projectPath = realPathOr(found.projectPath);
-  const words = file.hooks.map((h) => ({ hook: h, ...wordFiles(h, workspace) }));
-  const paths = [...referencedPaths(projectPath, file.hooks, { configDir, workspace }), ...words.flatMap((w) => w.paths)];
-  const files = fingerprintOrRefuse([...new Set(paths)], workspace);
-  const blindSpots = words.filter((w) => w.blindSpot).map((w) => `hook "${w.hook.id}" (run.shell): ${w.blindSpot}; trust covers only the files its command names literally, not what it reaches otherwise`);
+  const { paths, blindSpots } = refuseUnhashable(() => coveredPaths(projectPath, file.hooks, { configDir, workspace }));
+  refuseUnhashable(() => refuseSharedWrite(paths));
+  const [, ...rest] = refuseUnhashable(() => fingerprint(paths, workspace));
+  const files: TrustedFile[] = [{ path: projectPath, sha256: sha256(hooksRead.data), real: projectPath, outside: false }, ...rest];
   const plan: TrustPlan = { configDir, workspace, projectPath, files, blindSpots };
   const read = readTrustRecord(configDir);
   if (!read.ok) plan.recordProblem = read.problem;
@@ -116,15 +120,29 @@ export interface TrustedWorkspace {
   diff: TrustDiff;
 }
 
-export function listTrusted(opts: GlobalOptions): { record: string; workspaces: TrustedWorkspace[] } {
+/**
+ * Each recorded workspace with the verdict the loader would reach from the
+ * record: the same decision (decideProjectLayer), with the switches and the
+ * settings left out, since the list shows what the record says.
+ */
+export async function listTrusted(opts: GlobalOptions): Promise<{ record: string; workspaces: TrustedWorkspace[] }> {
   const configDir = configDirOf(opts);
   const read = readTrustRecord(configDir);
   if (!read.ok) throw new ChrysError('refused', `cannot read the trust record ${trustRecordPath(configDir)}: ${read.problem}`, 'delete it and trust your workspaces again');
-  const workspaces = Object.values(read.record.workspaces).map((e): TrustedWorkspace => {
-    const diff = diffTrusted(e.files, (f) => fileNow(f));
-    const state = !existsSync(e.workspace) ? 'gone' : isEmptyDiff(diff) ? 'trusted' : 'changed';
-    return { workspace: e.workspace, hooks_file: e.hooks_file, trusted_at: e.trusted_at, files: e.files.length, state, diff };
-  });
+  const recordOnly: GlobalOptions = { configDir };
+  const workspaces: TrustedWorkspace[] = [];
+  for (const e of Object.values(read.record.workspaces)) {
+    if (!existsSync(e.workspace)) {
+      workspaces.push({ workspace: e.workspace, hooks_file: e.hooks_file, trusted_at: e.trusted_at, files: e.files.length, state: 'gone', diff: { changed: [], added: [], removed: [e.workspace] } });
+      continue;
+    }
+    const found = discover({ ...recordOnly, workspace: e.workspace });
+    const warnings: Warning[] = [];
+    const layer = await decideProjectLayer(recordOnly, { configDir, workspace: e.workspace, ...(found.globalPath ? { globalPath: found.globalPath } : {}), ...(found.projectPath ? { projectPath: found.projectPath } : {}), settingsEnabled: async () => false, env: {} }, warnings);
+    const state = layer.trust.trusted ? 'trusted' : 'changed';
+    const diff = layer.trust.trusted ? { changed: [], added: [], removed: [] } : (layer.changes ?? { changed: [], added: [], removed: [e.hooks_file] });
+    workspaces.push({ workspace: e.workspace, hooks_file: e.hooks_file, trusted_at: e.trusted_at, files: e.files.length, state, diff });
+  }
   return { record: trustRecordPath(configDir), workspaces };
 }
 

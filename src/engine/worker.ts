@@ -140,7 +140,7 @@ async function startDetached(ctx: HookContext, run: WorkerRun): Promise<void> {
 function detachedFiles(configDir: string, run: WorkerRun): DetachedFiles {
   const dir = runtimeDir(configDir, 'logs');
   ensureDir(dir);
-  return { log: join(dir, logName(run)), payload: join(dir, `${run.runId}.payload.json`), prompt: join(dir, `${run.runId}.prompt.md`) };
+  return { log: join(dir, logName(run)), payload: join(dir, `${run.runId}.payload.json`), prompt: join(dir, `${run.runId}.prompt.md`), script: join(dir, `${run.runId}.script`) };
 }
 
 function fileLaunched(configDir: string, jobId: string, failure: RunRecord | undefined): void {

@@ -11,7 +11,7 @@ import type { Warning } from '../core/diagnostics.js';
 import { discover } from '../config/discover.js';
 import { type FileLoad, loadHooksFile, settingsTrust } from '../config/load.js';
 import { type GlobalOptions, configDirOf, samePhysicalFile } from '../config/locations.js';
-import { type ProjectLayer, decideProjectLayer } from '../config/project-trust.js';
+import { type ProjectLayer, type Verified, decideProjectLayer, withVerifiedScripts } from '../config/project-trust.js';
 import type { Job } from './job.js';
 import type { Lookup } from './select.js';
 
@@ -49,9 +49,15 @@ export class HookFinder {
 
   private key = (path: string, layer: 'global' | 'project'): string => `${layer}\0${path}`;
 
-  private async load(path: string, layer: 'global' | 'project'): Promise<void> {
+  private async load(path: string, layer: 'global' | 'project', verified?: Verified): Promise<void> {
     const key = this.key(path, layer);
     if (this.files.has(key)) return;
+    if (verified) {
+      // Trusted by record: parsed from the bytes just checked against it, not from a memo or a second read.
+      const load = await loadHooksFile(path, layer, { data: verified.data });
+      load.hooks = withVerifiedScripts(load.hooks, verified);
+      return void this.files.set(key, load);
+    }
     const identity = fileIdentity(path);
     if (identity === undefined) return void this.files.set(key, undefined);
     const kept = this.memo.get(key);
@@ -76,7 +82,7 @@ export class HookFinder {
     for (const workspace of new Set(jobs.map(workspaceOfJob).filter((w): w is string => w !== undefined))) {
       const layer = await this.decideLayer(workspace);
       this.layers.set(workspace, layer);
-      if (layer.projectPath && !layer.sameFile && layer.trust.trusted) await this.load(layer.projectPath, 'project');
+      if (layer.projectPath && !layer.sameFile && layer.trust.trusted) await this.load(layer.projectPath, 'project', layer.verified);
     }
   }
 

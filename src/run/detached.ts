@@ -9,6 +9,7 @@ import type { Hook } from '../core/config.js';
 import { foreignInput } from './foreign.js';
 import { type HookContext, hookProcessEnv, resolveFromHookFile, resolveInvocation } from './invocation.js';
 import { promptBody, spawnErrorText, spawnGroupLeader } from './spawn.js';
+import { verifiedArgv } from './verified-script.js';
 
 export interface DetachedFiles {
   /** Takes the hook's stdout and stderr (appended, 0600). */
@@ -17,6 +18,8 @@ export interface DetachedFiles {
   payload: string;
   /** The prompt_file body, when the hook has one. */
   prompt: string;
+  /** Where a trusted project script's verified copy goes (a directory, made here). */
+  script: string;
 }
 
 export type Launch = { pid: number } | { launchError: string };
@@ -37,7 +40,9 @@ export async function launchDetached(hook: Hook, ctx: HookContext, payload: stri
     // A foreign (run.protocol) hook reads its agent's input on stdin, and gets no Chrys files.
     const stdin = foreign ? openSync(files.payload, 'r') : 'ignore';
     if (typeof stdin === 'number') fds.push(stdin);
-    const child = spawnGroupLeader(invocation.argv, invocation.cwd, hookProcessEnv(contract, invocation.env), [stdin, log, log]);
+    const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => files.script);
+    if (!Array.isArray(argv)) return { launchError: argv.error };
+    const child = spawnGroupLeader(argv, invocation.cwd, hookProcessEnv(contract, invocation.env), [stdin, log, log]);
     const started = await new Promise<Launch>((resolve) => {
       child.once('spawn', () => resolve({ pid: child.pid! }));
       child.once('error', (err: NodeJS.ErrnoException) => resolve({ launchError: spawnErrorText(err, invocation.argv[0]!) }));

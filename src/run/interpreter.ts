@@ -39,6 +39,12 @@ const BY_EXTENSION: Record<string, string[][]> = {
   '.ps1': [['pwsh', '-NoProfile', '-File'], ['powershell', '-NoProfile', '-File']],
 };
 
+/** Whether a script runs under Python: `.py`, and any extension without an interpreter of its own. */
+export const isPythonScript = (scriptPath: string): boolean => {
+  const ext = extname(scriptPath).toLowerCase();
+  return ext === '.py' || (ext !== '.ts' && !BY_EXTENSION[ext]);
+};
+
 export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; wanted: string };
 
 /**
@@ -54,7 +60,7 @@ export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; want
 export function interpreterFor(scriptPath: string, globalHooksDir: string, path = process.env.PATH ?? ''): InterpreterChoice {
   const ext = extname(scriptPath).toLowerCase();
   if (ext === '.ts') return globalTypeScript(globalHooksDir, path);
-  if (ext === '.py' || !BY_EXTENSION[ext]) return globalPython(path);
+  if (isPythonScript(scriptPath)) return globalPython(path);
   const candidates = BY_EXTENSION[ext]!;
   for (const [program, ...rest] of candidates) {
     const found = which(program!, path);

@@ -5,7 +5,8 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { agentEnv } from '../core/protocols/env.js';
-import { interpreterFor } from './interpreter.js';
+import { readArgv, readShellLine, runsPython } from '../core/shell-words.js';
+import { interpreterFor, isPythonScript } from './interpreter.js';
 
 export interface HookContext {
   configDir: string;
@@ -15,7 +16,8 @@ export interface HookContext {
 }
 
 export type Invocation =
-  | { ok: true; argv: string[]; cwd: string; env: Record<string, string> }
+  /** scriptIndex: where a `type: script` hook's script sits in argv (the runner may swap in a verified copy). */
+  | { ok: true; argv: string[]; cwd: string; env: Record<string, string>; scriptIndex?: number }
   | { ok: false; error: string; argv: string[]; cwd: string; env: Record<string, string> };
 
 /** ${workspace_cwd}, ${chrys_home}, ${session_id}, ${profile}, replaced in one pass, literally; nothing else. */
@@ -39,9 +41,18 @@ export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {
     PYTHONUTF8: '1',
     PYTHONIOENCODING: 'utf-8',
     ...(hook.run.protocol ? agentEnv(hook.run.protocol, ctx.workspace, ctx.sessionId) : {}),
+    // The script's own directory is not put first on sys.path: a json.py beside guard.py cannot stand in for `import json`.
+    ...(runsPythonCode(hook) ? { PYTHONSAFEPATH: '1' } : {}),
   });
   for (const [k, v] of Object.entries(hook.run.env)) env[k] = expandTemplate(v, ctx);
   return env;
+}
+
+/** Whether the hook runs a Python script or inline Python code (not `python -m`, which looks its module up from the cwd on purpose). */
+function runsPythonCode(hook: Hook): boolean {
+  const run = hook.run;
+  if (run.type === 'script') return isPythonScript(run.path);
+  return runsPython(run.type === 'shell' ? readShellLine(run.shell) : readArgv(run.argv));
 }
 
 /**
@@ -63,11 +74,13 @@ export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
   const cwd = cwdText ? resolve(ctx.workspace, cwdText) : ctx.workspace;
   const fail = (error: string, argv: string[] = []): Invocation => ({ ok: false, error, argv, cwd, env });
   let argv: string[];
+  let scriptIndex: number | undefined;
   if (run.type === 'script') {
     const script = resolveFromHookFile(hook, run.path);
     const interpreter = interpreterFor(script, join(ctx.configDir, 'hooks'));
     if (!interpreter.ok) return fail(`no interpreter for ${script}: ${interpreter.wanted} not found on PATH`, [script, ...run.args]);
     argv = [...interpreter.argv, script, ...run.args];
+    scriptIndex = interpreter.argv.length;
     if (!existsSync(script)) return fail(`script not found: ${script}`, argv);
   } else if (run.type === 'command') {
     argv = [...run.argv, ...run.args];
@@ -77,7 +90,7 @@ export function resolveInvocation(hook: Hook, ctx: HookContext): Invocation {
     argv = [process.env.SHELL || '/bin/sh', '-c', run.shell];
   }
   if (!isDirectory(cwd)) return fail(`working directory does not exist: ${cwd}`, argv);
-  return { ok: true, argv, cwd, env };
+  return { ok: true, argv, cwd, env, ...(scriptIndex !== undefined ? { scriptIndex } : {}) };
 }
 
 function isDirectory(path: string): boolean {

@@ -14,7 +14,7 @@ import type { RunRecord } from './spawn.js';
 
 export const LOG_RETENTION_MS = 7 * 86_400_000;
 // Only files chrys-hooks itself writes: run logs and detached hooks' payloads and prompts.
-const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json|\.prompt\.md)$/;
+const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json|\.prompt\.md|\.script)$/;
 
 export const logsDir = (configDir: string): string => runtimeDir(configDir, 'logs');
 
@@ -35,7 +35,8 @@ export function pruneLogs(configDir: string, before = Date.now() - LOG_RETENTION
   for (const name of names) {
     if (!OWN_FILE.test(name)) continue;
     try {
-      if (statSync(join(dir, name)).mtimeMs < before) rmSync(join(dir, name), { force: true });
+      // A detached run's verified script copy is a directory (`<run>.script`); anything else named like a log is a file.
+      if (statSync(join(dir, name)).mtimeMs < before) rmSync(join(dir, name), { recursive: name.endsWith('.script'), force: true });
     } catch {
       // gone already
     }

@@ -47,6 +47,11 @@ export class TempFiles {
     return this.writeIn(this.directory(), prefix, content);
   }
 
+  /** A path for a new directory (the caller creates it, 0700), removed with the run's other files. */
+  dirPath(prefix: string): string {
+    return join(this.directory(), `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}`);
+  }
+
   /** Like create, but the file outlives cleanup() (a hand-off to another process, which deletes it). */
   createLasting(prefix: string, content: string | Buffer): string {
     const dir = this.directory();

@@ -15,6 +15,7 @@ import { foreignInput, foreignOutcome } from './foreign.js';
 import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
 import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
+import { verifiedArgv } from './verified-script.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
@@ -69,9 +70,16 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     const prepared = hookFiles(hook, foreign ? undefined : payload, tempFile);
     if (typeof prepared === 'string') return launchError(prepared);
     const { files, resultFile } = prepared;
+    const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => {
+      const dir = temp.dirPath('script');
+      tempPaths.push(dir);
+      trackFile(dir);
+      return dir;
+    });
+    if (!Array.isArray(argv)) return launchError(argv.error);
     const env = hookProcessEnv(files, invocation.env);
     const timeoutMs = opts.timeoutMs === undefined ? undefined : Math.min(opts.timeoutMs, MAX_TIMEOUT_MS);
-    const ended = await spawnAndWait(invocation.argv, invocation.cwd, env, foreign?.stdin ?? payload, timeoutMs, opts.onSpawn);
+    const ended = await spawnAndWait(argv, invocation.cwd, env, foreign?.stdin ?? payload, timeoutMs, opts.onSpawn);
     const cancelled = ended.launchError === undefined && (opts.cancelled?.() ?? false);
     const outcome: ProcessOutcome = {
       exitCode: ended.exitCode,

@@ -21,7 +21,7 @@ function setUp(): { root: string; files: DetachedFiles; ctx: { configDir: string
   mkdirSync(join(root, 'work'));
   return {
     root,
-    files: { log: join(root, 'run.log'), payload: join(root, 'run.payload.json'), prompt: join(root, 'run.prompt.md') },
+    files: { log: join(root, 'run.log'), payload: join(root, 'run.payload.json'), prompt: join(root, 'run.prompt.md'), script: join(root, 'run.script') },
     ctx: { configDir: join(root, 'config'), workspace: join(root, 'work'), sessionId: 's', profile: '' },
   };
 }

@@ -117,7 +117,7 @@ describe('resolveInvocation', () => {
 
   it('runs a script found from its hooks file with the interpreter of its extension, then its args', () => {
     const inv = resolveInvocation(hookWith({ type: 'script', path: 'fmt.sh', args: ['--fix', '${session_id}'] }), context);
-    expect(inv).toEqual({ ok: true, argv: [which('bash'), join(hooksDir, 'fmt.sh'), '--fix', '${session_id}'], cwd: workspace, env: addedEnv(hookWith({ type: 'script', path: 'fmt.sh' }), context) });
+    expect(inv).toEqual({ ok: true, argv: [which('bash'), join(hooksDir, 'fmt.sh'), '--fix', '${session_id}'], cwd: workspace, env: addedEnv(hookWith({ type: 'script', path: 'fmt.sh' }), context), scriptIndex: 1 });
   });
 
   it('says a script is missing, with the argv it would have run', () => {
