@@ -62,7 +62,8 @@ const agentCwdOf = (parsed: JsonObject): string | undefined => (typeof parsed[AG
 
 /** Whether the directory the agent works in lies inside a trusted workspace that is not this one. */
 async function enclosingWarning(opts: FireOptions, configDir: string, workspace: string, cwd: string | undefined): Promise<Warning[]> {
-  const at = cwd === undefined ? process.cwd() : resolve(workspace, cwd);
+  // With no cwd in the envelope, the workspace itself: this process's cwd need not be the agent's.
+  const at = cwd === undefined ? workspace : resolve(workspace, cwd);
   const settingsEnabled = async (): Promise<boolean> => (await import('../config/load.js')).settingsTrust(configDir, []);
   const found = await enclosingTrustedWorkspace(opts, { configDir, workspace, cwd: at, settingsEnabled });
   return found ? [{ code: 'enclosing_workspace_not_loaded', path: found.projectPath, message: enclosingWarningMessage(found, at, workspace) }] : [];
