@@ -29,7 +29,7 @@ _chrys_hooks() {
     drain-outbox) COMPREPLY=($(compgen -W "--json --dry-run --watch --interval --limit --requeue-failed --prune-done --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     events) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     trust) COMPREPLY=($(compgen -W "--yes --list --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    untrust) COMPREPLY=($(compgen -W "--config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
+    untrust) COMPREPLY=($(compgen -W "--ignore --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     test) COMPREPLY=($(compgen -W "--input --event --protocol --source --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     init) COMPREPLY=($(compgen -W "--global --protocol --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     serve) COMPREPLY=($(compgen -W "--stdio --fail-closed --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;

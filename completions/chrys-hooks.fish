@@ -81,6 +81,7 @@ complete -c chrys-hooks -n "__fish_seen_subcommand_from trust" -l cwd -x -a '(__
 complete -c chrys-hooks -n "__fish_seen_subcommand_from trust" -l project-hooks -d 'load the project hooks file (trust this workspace)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from trust" -l no-project-hooks -d 'never load the project hooks file'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from trust" -l no-color -d 'plain output (also NO_COLOR)'
+complete -c chrys-hooks -n "__fish_seen_subcommand_from untrust" -l ignore -d 'also silence the project_hooks_dormant warning of fire for this workspace, until it is trusted'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from untrust" -l config-dir -x -a '(__fish_complete_directories)' -d 'config dir (default: $CHRYS_HOME, else ~/.chrys)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from untrust" -l cwd -x -a '(__fish_complete_directories)' -d 'workspace (default: the envelope cwd, else the current directory)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from untrust" -l project-hooks -d 'load the project hooks file (trust this workspace)'

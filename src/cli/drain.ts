@@ -9,6 +9,7 @@ import type { DrainSummary, JobReport } from '../outbox/summary.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { stopOnTermination } from './signals.js';
+import { printable } from '../core/printable.js';
 
 function count(opts: Record<string, unknown>, key: string, what: string): number | undefined {
   const raw = opts[key];
@@ -50,7 +51,7 @@ const QUIET: ReadonlySet<string> = new Set(['young', 'not_due', 'claimed', 'limi
 
 function renderSummary(s: DrainSummary, dryRun: boolean): string {
   const lines = s.jobs.filter((j) => !QUIET.has(j.outcome)).flatMap(jobLines);
-  for (const w of s.warnings) lines.push(`warning ${w.code}: ${w.message}`);
+  for (const w of s.warnings) lines.push(`warning ${w.code}: ${printable(w.message)}`);
   const ran = dryRun ? `would run ${s.would_run}, would move ${s.would_fail} to failed/` : `ran ${s.ran}: ${s.done} done, ${s.failed} failed, ${s.deferred} deferred`;
   lines.push(
     `${s.considered} pending considered, ${ran}; ` +
@@ -62,10 +63,10 @@ function renderSummary(s: DrainSummary, dryRun: boolean): string {
 
 /** A job's line, then what an operator needs next: the stderr tail and log of a failure, the command for an untrusted job. */
 function jobLines(j: JobReport): string[] {
-  const lines = [`${j.outcome.padEnd(14)} ${j.job_id}  ${j.hook_id}${j.error ? `  (${j.error})` : ''}${j.due_at && j.outcome === 'deferred' ? `  due ${j.due_at}` : ''}`];
-  if (j.stderr_tail) lines.push(...j.stderr_tail.trimEnd().split('\n').map((l) => `    | ${l}`));
-  if (j.log_path && j.outcome !== 'done') lines.push(`    log: ${j.log_path}`);
-  if (j.command) lines.push(`    project hooks are not enabled for this drain; to run it: ${j.command}`);
+  const lines = [`${j.outcome.padEnd(14)} ${printable(j.job_id)}  ${printable(j.hook_id)}${j.error ? `  (${printable(j.error)})` : ''}${j.due_at && j.outcome === 'deferred' ? `  due ${printable(j.due_at)}` : ''}`];
+  if (j.stderr_tail) lines.push(...j.stderr_tail.trimEnd().split('\n').map((l) => `    | ${printable(l)}`));
+  if (j.log_path && j.outcome !== 'done') lines.push(`    log: ${printable(j.log_path)}`);
+  if (j.command) lines.push(`    project hooks are not enabled for this drain; to run it: ${printable(j.command)}`);
   return lines;
 }
 
@@ -93,11 +94,11 @@ async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limi
       if (job.outcome === 'untrusted') seenUntrusted.add(job.job_id);
       log({ ...job }, jobLines(job).join('\n'));
     },
-    onPassError: (e) => log({ error: e.message }, `error: ${e.message}; trying again in ${interval} s`),
+    onPassError: (e) => log({ error: e.message }, `error: ${printable(e.message)}; trying again in ${interval} s`),
     onWarning: (w: Warning) => {
       if (seenWarnings.has(w.message)) return;
       seenWarnings.add(w.message);
-      log({ warning: w }, `warning ${w.code}: ${w.message}`);
+      log({ warning: w }, `warning ${w.code}: ${printable(w.message)}`);
     },
   });
   const stop = (): void => watcher.stop();

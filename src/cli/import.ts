@@ -5,6 +5,7 @@ import type { ImportSource } from '../core/import/convert.js';
 import { importConfig } from '../engine/import.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { printable } from '../core/printable.js';
 
 const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor'];
 
@@ -30,7 +31,7 @@ function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
     `next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`,
     `      call chrys-hooks there instead, one line per event (README "Use it from your agent"), e.g. ${settingsLine(from, from === 'cursor' ? 'preToolUse' : from === 'gemini' ? 'BeforeTool' : 'PreToolUse')}`,
   ];
-  for (const e of [...new Set(otherEvents)]) {
+  for (const e of [...new Set(otherEvents.map(printable))]) {
     lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${settingsLine(from, e)}`);
   }
   return lines;
@@ -43,8 +44,8 @@ export async function runImport(args: string[], opts: Record<string, unknown>, g
   const result = importConfig({ ...globals, from, ...(args[0] ? { file: args[0] } : {}), write: opts.write === true, global: opts.global === true, force: opts.force === true });
   if (!result.written) return { stdout: result.yaml, exitCode: EXIT.ok };
   const n = result.plan.hooks.length;
-  const lines = [`wrote ${result.written} (${n} hook${n === 1 ? '' : 's'}${result.plan.skipped.length ? `, ${result.plan.skipped.length} not imported: see the comments` : ''})`];
-  if (result.shadowed) lines.push(`note: ${result.shadowed} is now shadowed by it (hooks.yaml is read first)`);
+  const lines = [`wrote ${printable(result.written)} (${n} hook${n === 1 ? '' : 's'}${result.plan.skipped.length ? `, ${result.plan.skipped.length} not imported: see the comments` : ''})`];
+  if (result.shadowed) lines.push(`note: ${printable(result.shadowed)} is now shadowed by it (hooks.yaml is read first)`);
   if (!opts.global) lines.push('project hooks run only in a trusted workspace: review and trust them with `chrys-hooks trust` (or use --project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled: true)');
   lines.push(...afterImportSteps(from, result.plan.hooks.filter((h) => h.event === 'other').map((h) => h.agentEvent)));
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };

@@ -9,6 +9,7 @@ import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
 import { type Paint, describeTrust, paint, renderSources, renderWarnings, table } from './render.js';
+import { printable } from '../core/printable.js';
 
 export function eventOption(opts: Record<string, unknown>): EventName | undefined {
   if (typeof opts.event !== 'string') return undefined;
@@ -37,13 +38,13 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
     const rows = [['#', 'id', 'source', 'event', 'mode', 'match', 'enabled', 'last run'].map((h) => k.bold(h))];
     for (const h of hooks) {
       const last = h.last_run ? `${h.last_run.status} ${h.last_run.at}` : '-';
-      rows.push([String(h.position), h.id, h.source, h.event, h.mode, h.match, h.skipped ? k.yellow('skipped') : h.enabled ? 'yes' : k.gray('no'), last]);
+      rows.push([String(h.position), printable(h.id), h.source, h.event, h.mode, printable(h.match), h.skipped ? k.yellow('skipped') : h.enabled ? 'yes' : k.gray('no'), last]);
     }
     lines.push(...table(rows));
   }
   if (deferred.length) {
     lines.push('', k.bold('deferred jobs (the hook said "not yet")'));
-    lines.push(...table([['job', 'hook', 'due', 'starts', 'why'].map((h) => k.bold(h)), ...deferred.map((j) => [j.job_id, j.hook_id, j.due_at, String(j.retries), j.reason ?? '-'])]));
+    lines.push(...table([['job', 'hook', 'due', 'starts', 'why'].map((h) => k.bold(h)), ...deferred.map((j) => [printable(j.job_id), printable(j.hook_id), printable(j.due_at), String(j.retries), printable(j.reason ?? '-')])]));
   }
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }
@@ -54,7 +55,7 @@ function statsTable(hooks: ListedHook[], k: Paint): string[] {
   const rows = [['#', 'id', 'source', 'event', 'runs', 'failures', 'timeouts', 'p50', 'p95', 'last status'].map((h) => k.bold(h))];
   for (const h of hooks) {
     const s = h.stats!;
-    rows.push([String(h.position), h.id, h.source, h.event, String(s.runs), String(s.failures), String(s.timeouts), ms(s.p50_ms), ms(s.p95_ms), s.last_status ?? '-']);
+    rows.push([String(h.position), printable(h.id), h.source, h.event, String(s.runs), String(s.failures), String(s.timeouts), ms(s.p50_ms), ms(s.p95_ms), s.last_status ?? '-']);
   }
   return [...table(rows), k.gray('from the run history (the last 200-400 runs per hook)')];
 }

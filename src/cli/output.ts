@@ -2,6 +2,7 @@
 // path and the `fire` fast path.
 
 import { ChrysError, EXIT, asChrysError, errorObject } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 
 export interface CommandResult {
   /** Text for stdout (a trailing newline is added if missing). */
@@ -46,7 +47,7 @@ export function reportError(e: unknown, command: string): number {
   const error = asChrysError(e);
   guardStdout();
   if (JSON_ERRORS.has(command)) process.stdout.write(JSON.stringify(errorObject(error)) + '\n');
-  process.stderr.write(`chrys-hooks${command ? ` ${command}` : ''}: ${error.message}${error.hint ? ` (${error.hint})` : ''}\n`);
+  process.stderr.write(`chrys-hooks${command ? ` ${command}` : ''}: ${printable(error.message)}${error.hint ? ` (${printable(error.hint)})` : ''}\n`);
   if (!(e instanceof ChrysError) && process.env.CHRYS_HOOKS_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
   return stdoutFailed ? EXIT.ioError : error.exitCode;
 }

@@ -7,6 +7,7 @@ import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
 import { describeTrust, paint, renderSources, renderWarnings, table } from './render.js';
+import { printable } from '../core/printable.js';
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
@@ -23,8 +24,8 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
   const k = paint(globals.color);
   const lines = [
     ...invalidFileLines(r.warnings).map((l) => k.red(l)),
-    `${k.bold('config dir')}  ${r.config_dir}`,
-    `${k.bold('workspace')}   ${r.workspace}`,
+    `${k.bold('config dir')}  ${printable(r.config_dir)}`,
+    `${k.bold('workspace')}   ${printable(r.workspace)}`,
     `${k.bold('project hooks')} ${describeTrust(r.project_trust)}`,
     '',
     k.bold('sources'),
@@ -48,10 +49,10 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
       lines.push(`  ${k.underline(phase === 'blocking' ? 'blocking phase' : 'non-blocking phase')}`);
     }
     const verdict = h.verdict === 'run' ? k.green('run') : h.verdict === 'no_match' ? k.gray('no match') : k.yellow(h.verdict);
-    lines.push(`  ${i + 1}. ${k.bold(h.id)} (${h.source}, ${h.mode})  ${verdict}${h.reason ? `: ${h.reason}` : ''}`);
+    lines.push(`  ${i + 1}. ${k.bold(printable(h.id))} (${h.source}, ${h.mode})  ${verdict}${h.reason ? `: ${printable(h.reason)}` : ''}`);
     if (h.argv) {
-      lines.push(`       argv: ${h.argv.map(shellQuote).join(' ')}`, `       cwd:  ${h.cwd}`);
-      for (const [name, value] of Object.entries(h.env ?? {})) lines.push(`       env:  ${name}=${value}`);
+      lines.push(`       argv: ${printable(h.argv.map(shellQuote).join(' '))}`, `       cwd:  ${printable(h.cwd ?? '')}`);
+      for (const [name, value] of Object.entries(h.env ?? {})) lines.push(`       env:  ${printable(`${name}=${value}`)}`);
     }
   });
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };

@@ -127,9 +127,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'untrust',
     args: '[dir]',
     summary: 'forget the trust of a workspace (default: --cwd, else the current directory)',
-    description: "Removes the workspace from the trust record; its project hooks are dormant again.",
-    options: [],
-    examples: ['chrys-hooks untrust', 'chrys-hooks untrust ~/src/app'],
+    description: "Removes the workspace from the trust record; its project hooks are dormant again. With --ignore, fire also stops reporting the dormant layer (project_hooks_dormant) for that workspace, for good: recorded in the config dir, never in the workspace, and lifted by `chrys-hooks trust` of it. list and resolve still show the layer as dormant and ignored.",
+    options: [{ flags: '--ignore', description: 'also silence the project_hooks_dormant warning of fire for this workspace, until it is trusted' }],
+    examples: ['chrys-hooks untrust', 'chrys-hooks untrust ~/src/app', 'chrys-hooks untrust --ignore ~/src/vendored-repo'],
   },
   {
     name: 'test',

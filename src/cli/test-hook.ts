@@ -3,6 +3,7 @@
 
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
+import { printable } from '../core/printable.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
 import { testHook } from '../engine/test-hook.js';
 import type { CliGlobals } from './globals.js';
@@ -10,7 +11,7 @@ import type { CommandResult } from './output.js';
 import { paint } from './render.js';
 
 const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-const indent = (text: string): string[] => (text.trim() === '' ? ['    (empty)'] : text.replace(/\n$/, '').split('\n').map((l) => `    ${l}`));
+const indent = (text: string): string[] => (text.trim() === '' ? ['    (empty)'] : text.replace(/\n$/, '').split('\n').map((l) => `    ${printable(l)}`));
 
 export async function runTest(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const id = args[0];
@@ -24,31 +25,31 @@ export async function runTest(args: string[], opts: Record<string, unknown>, glo
   if (opts.json) return { stdout: stringifyJson(r as unknown as Json, 2), exitCode };
 
   const k = paint(globals.color);
-  const verdict = r.match.verdict === 'run' ? k.green('matches') : k.yellow(`${r.match.verdict === 'no_match' ? 'does not match' : 'would be skipped'}: ${r.match.reason}`);
+  const verdict = r.match.verdict === 'run' ? k.green('matches') : k.yellow(`${r.match.verdict === 'no_match' ? 'does not match' : 'would be skipped'}: ${printable(r.match.reason ?? '')}`);
   const lines = [
-    `${k.bold(r.hook.id)} (${r.hook.source}, ${r.hook.event}, ${r.hook.mode}) from ${r.hook.file}`,
-    `${k.bold('match')}    ${r.match.clauses}: ${verdict}`,
+    `${k.bold(printable(r.hook.id))} (${r.hook.source}, ${r.hook.event}, ${r.hook.mode}) from ${printable(r.hook.file)}`,
+    `${k.bold('match')}    ${printable(r.match.clauses)}: ${verdict}`,
     ...(r.match.note ? [`         ${k.yellow(r.match.note)}`] : []),
-    `${k.bold('argv')}     ${r.argv.map(shellQuote).join(' ')}`,
-    `${k.bold('cwd')}      ${r.cwd}`,
-    ...Object.entries(r.env).map(([n, v]) => `${k.bold('env')}      ${n}=${v}`),
+    `${k.bold('argv')}     ${printable(r.argv.map(shellQuote).join(' '))}`,
+    `${k.bold('cwd')}      ${printable(r.cwd)}`,
+    ...Object.entries(r.env).map(([n, v]) => `${k.bold('env')}      ${printable(`${n}=${v}`)}`),
     `${k.bold('payload')}  (${r.envelope_from === 'sample' ? 'a sample envelope; pass --input FILE for your own' : protocol ? `from --input, mapped from ${protocol}` : 'from --input'})`,
     ...indent(stringifyJson(r.payload as unknown as Json, 2)),
-    `${k.bold('exit')}     ${r.status === 'ok' ? k.green('ok') : k.red(r.status)}, exit code ${r.exit_code ?? '-'}, ${r.duration_ms} ms${r.error ? ` (${r.error})` : ''}`,
+    `${k.bold('exit')}     ${r.status === 'ok' ? k.green('ok') : k.red(r.status)}, exit code ${r.exit_code ?? '-'}, ${r.duration_ms} ms${r.error ? ` (${printable(r.error)})` : ''}`,
     `${k.bold('stdout')}`, ...indent(r.stdout_tail),
     `${k.bold('stderr')}`, ...indent(r.stderr_tail),
     `${k.bold('result file')}`, ...indent(r.result_file ?? ''),
     `${k.bold('applied')}  ${r.applied.length ? r.applied.join(', ') : 'nothing'}`,
-    ...r.ignored.map((w) => `${k.yellow('warning')}  ${k.cyan(w.code)}: ${w.message}`),
+    ...r.ignored.map((w) => `${k.yellow('warning')}  ${k.cyan(w.code)}: ${printable(w.message)}`),
   ];
   const d = r.decision;
-  if (d.blocked) lines.push(`${k.bold('decision')} ${k.red('blocked')}: ${d.reason}`);
+  if (d.blocked) lines.push(`${k.bold('decision')} ${k.red('blocked')}: ${printable(d.reason ?? '')}`);
   if (d.args !== null) lines.push(`${k.bold('args')}     ${stringifyJson(d.args)}`);
-  for (const s of d.system_reminders) lines.push(`${k.bold('reminder')} ${s}`);
-  for (const s of d.extra_context) lines.push(`${k.bold('extra')}    ${s}`);
-  if (d.replace_result !== null) lines.push(`${k.bold('replace')}  ${d.replace_result}`);
+  for (const s of d.system_reminders) lines.push(`${k.bold('reminder')} ${printable(s)}`);
+  for (const s of d.extra_context) lines.push(`${k.bold('extra')}    ${printable(s)}`);
+  if (d.replace_result !== null) lines.push(`${k.bold('replace')}  ${printable(d.replace_result)}`);
   if (d.permission !== null) lines.push(`${k.bold('permission')} ${d.permission}`);
-  for (const c of d.contexts) lines.push(`${k.bold('context')}  [${c.channel}] ${c.text}`);
+  for (const c of d.contexts) lines.push(`${k.bold('context')}  [${c.channel}] ${printable(c.text)}`);
   lines.push(k.gray('nothing was written to the outbox, the run history or the once-per-session stamps'));
   return { stdout: lines.join('\n'), exitCode };
 }

@@ -8,6 +8,7 @@ import { lint } from '../engine/lint.js';
 import { shownPath, validationReport } from '../engine/validation-report.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
+import { printable } from '../core/printable.js';
 
 // GitHub's workflow-command escaping for properties and messages.
 const ghData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
@@ -30,7 +31,7 @@ export async function runValidate(args: string[], opts: Record<string, unknown>,
   k.enabled = globals.color;
   const lines = shown.map((d) => {
     const severity = d.severity === 'error' ? k.red('error  ') : k.yellow('warning');
-    return `${k.bold(`${d.path}:${d.line}:${d.column}`)}  ${severity}  ${k.cyan(d.code)}  ${withHint(d)}`;
+    return `${k.bold(`${printable(d.path)}:${d.line}:${d.column}`)}  ${severity}  ${k.cyan(d.code)}  ${printable(withHint(d))}`;
   });
   const files = result.files;
   const checked = files.length === 0 ? 'no hooks files found' : `${files.length} file${files.length === 1 ? '' : 's'} checked`;

@@ -251,5 +251,6 @@ function dormantDiagnostic(projectPath: string, trust: ProjectTrust, configDir: 
   const why = trust.rule === 'none'
     ? `this workspace is not trusted (run \`chrys-hooks trust\` to review and trust its hooks, or use --project-hooks, CHRYS_PROJECT_HOOKS=1, or project.hooks_enabled: true in ${configDir}/settings.yaml)`
     : `project hooks are turned off by ${trust.detail}`;
-  return { path: projectPath, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'project_hooks_dormant', message: `project hooks file ${projectPath} is not loaded: ${why}` };
+  const ignored = trust.ignored_at ? `; ignored since ${trust.ignored_at} (\`chrys-hooks untrust --ignore\`), so fire does not report it` : '';
+  return { path: projectPath, line: 1, column: 1, wholeFile: true, severity: 'warning', code: 'project_hooks_dormant', message: `project hooks file ${projectPath} is not loaded: ${why}${ignored}` };
 }

@@ -71,7 +71,8 @@ export function recordTrust(inputs: Omit<TrustInputs, 'settingsEnabled'>, warnin
     return { trust: NOT_TRUSTED };
   }
   const entry = read.record.workspaces[key];
-  if (!entry) return { trust: NOT_TRUSTED };
+  const ignored = read.record.ignored?.[key];
+  if (!entry) return { trust: ignored ? { ...NOT_TRUSTED, ignored_at: ignored.ignored_at } : NOT_TRUSTED };
   let hooksData: Buffer | undefined;
   const diff = diffTrusted(entry.files, (f) => {
     const { now, data } = readNow(f.path);

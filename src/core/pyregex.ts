@@ -13,7 +13,16 @@ const WORD_ASCII = 'A-Za-z0-9_';
 const SPACE_UNICODE = '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const END = '(?![\\s\\S])';
 // Python's IGNORECASE treats i, I, U+0130 and U+0131 as one letter; JavaScript's `iu` does not.
+// (Its other special folds, Lib/re/_casefix.py: long s, Kelvin sign, final
+// sigma, micro sign, the Greek symbol forms..., are ones `iu` makes too.)
 const DOTTED_I = 'iI\u0130\u0131';
+// Letters that have a case pair in JavaScript's Unicode data (15.0 and later)
+// but none in Python 3.11's (14.0): under (?i) JavaScript would match the pair
+// and Python not, so a pattern that needs them folded is refused.
+const NEWER_CASED: readonly [number, number][] = [
+  [0x19b, 0x19b], [0x264, 0x264], [0x1c89, 0x1c8a], [0xa7cb, 0xa7cf], [0xa7d2, 0xa7d5], [0xa7da, 0xa7dc],
+  [0x10d50, 0x10d65], [0x10d70, 0x10d85], [0x16ea0, 0x16eb8], [0x16ebb, 0x16ed3],
+];
 const START = '(?<![\\s\\S])';
 // Characters that must stay escaped to be literal in a JS `u` pattern.
 const JS_SYNTAX = new Set([...'^$\\.*+?()[]{}|/']);
@@ -35,6 +44,24 @@ class Untranslatable extends Error {}
 class InvalidPattern extends Error {}
 
 type Piece = { text: string; length: number };
+/** An escape; `cp` when it stands for one character (\x41, \u0130, \n, \.), so it folds and bounds ranges like one. */
+type Escaped = Piece & { cp?: number };
+const codePointText = (cp: number): string => `\\u{${cp.toString(16)}}`;
+const U = (cp: number): string => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+/** The case pair of a NEWER_CASED letter, as JavaScript knows it. */
+const partnerOf = (cp: number): number => {
+  const c = String.fromCodePoint(cp);
+  const other = c.toLowerCase() !== c ? c.toLowerCase() : c.toUpperCase();
+  return other.codePointAt(0)!;
+};
+function refuseNewerCase(lo: number, hi: number): void {
+  for (const [a, b] of NEWER_CASED) {
+    for (let cp = Math.max(a, lo); cp <= Math.min(b, hi); cp++) {
+      const pair = partnerOf(cp);
+      if (pair < lo || pair > hi) throw new Untranslatable(`${U(cp)} and ${U(pair)} are one letter in two cases only in Unicode 15 and later; Python 3.11 (Unicode 14) does not fold them, so (?i) cannot match as Python does`);
+    }
+  }
+}
 const piece = (text: string, length = 1): Piece => ({ text, length });
 
 function translate(source: string): { pattern: string; flags: string } {
@@ -95,8 +122,10 @@ class Translator {
   token(i: number): Piece {
     const c = this.src[i]!;
     switch (c) {
-      case '\\':
-        return this.escape(this.src, i, false);
+      case '\\': {
+        const e = this.escape(this.src, i, false);
+        return e.cp !== undefined && this.ignoreCase ? piece(this.foldedLiteral(e.cp, e.text), e.length) : e;
+      }
       case '[':
         return this.charClass(this.src, i);
       case '(':
@@ -114,7 +143,8 @@ class Translator {
         return piece(this.multiline ? `(?:${START}|(?<=\\n))` : START);
     }
     if ((c === '+' || c === '*' || c === '?') && this.src[i + 1] === '+') throw new Untranslatable('possessive quantifiers have no JavaScript equivalent');
-    return piece(this.ignoreCase ? this.foldedLiteral(c) : c);
+    const ch = String.fromCodePoint(this.src.codePointAt(i)!);
+    return piece(this.ignoreCase ? this.foldedLiteral(ch.codePointAt(0)!, ch) : ch, ch.length);
   }
 
   /** A group opening: named groups and back-references respelled, comments dropped, what JavaScript lacks refused. */
@@ -148,10 +178,11 @@ class Translator {
     return piece(`{${q[1] || '0'}${q[2]}${q[3]}}`, q[0].length);
   }
 
-  private escape(s: string, at: number, inClass: boolean): { text: string; length: number } {
+  private escape(s: string, at: number, inClass: boolean): Escaped {
     const e = s[at + 1];
     if (e === undefined) throw new InvalidPattern('pattern ends with a lone backslash');
-    const two = (text: string): { text: string; length: number } => ({ text, length: 2 });
+    const two = (text: string): Escaped => ({ text, length: 2 });
+    const char = (cp: number, length: number, text = codePointText(cp)): Escaped => ({ text, length, cp });
     switch (e) {
       case 'w':
         return two(inClass ? this.word : `[${this.word}]`);
@@ -166,7 +197,7 @@ class Translator {
       case 'S':
         return two(`[^${this.space}]`); // in a class, handled by charClass
       case 'b':
-        return two(inClass ? '\\x08' : this.boundary);
+        return inClass ? char(8, 2, '\\x08') : two(this.boundary);
       case 'B':
         if (inClass) throw new InvalidPattern('\\B is not allowed in a character class');
         return two(this.nonBoundary);
@@ -175,34 +206,36 @@ class Translator {
       case 'Z':
         return two(END);
       case 'a':
-        return two('\\x07');
+        return char(7, 2, '\\x07');
       case 'n': case 't': case 'r': case 'f': case 'v':
-        return two('\\' + e);
+        return char({ n: 10, t: 9, r: 13, f: 12, v: 11 }[e], 2, '\\' + e);
       case 'x': {
         const h = /^[0-9a-fA-F]{2}/.exec(s.slice(at + 2));
         if (!h) throw new InvalidPattern('bad \\x escape');
-        return { text: '\\x' + h[0], length: 4 };
+        return char(parseInt(h[0], 16), 4, '\\x' + h[0]);
       }
       case 'u': {
         const h = /^[0-9a-fA-F]{4}/.exec(s.slice(at + 2));
         if (!h) throw new InvalidPattern('bad \\u escape');
-        return { text: '\\u' + h[0], length: 6 };
+        return char(parseInt(h[0], 16), 6, '\\u' + h[0]);
       }
       case 'U': {
         const h = /^[0-9a-fA-F]{8}/.exec(s.slice(at + 2));
         if (!h) throw new InvalidPattern('bad \\U escape');
-        return { text: `\\u{${parseInt(h[0], 16).toString(16)}}`, length: 10 };
+        const cp = parseInt(h[0], 16);
+        if (cp > 0x10ffff) throw new InvalidPattern(`bad escape \\U${h[0]}`);
+        return char(cp, 10);
       }
       case 'N':
         throw new Untranslatable('named characters (\\N{...}) are not supported');
     }
     if (e === '0' || (inClass && /[0-7]/.test(e))) {
       const o = /^[0-7]{1,3}/.exec(s.slice(at + 1))!;
-      return { text: `\\u{${parseInt(o[0], 8).toString(16)}}`, length: 1 + o[0].length };
+      return char(parseInt(o[0], 8), 1 + o[0].length);
     }
     if (/[1-9]/.test(e)) {
       const o = /^[1-7][0-7]{2}/.exec(s.slice(at + 1));
-      if (o) return { text: `\\u{${parseInt(o[0], 8).toString(16)}}`, length: 4 };
+      if (o) return char(parseInt(o[0], 8), 4);
       // Stryker disable next-line Regex: JavaScript reads the digits that follow as the same back-reference
       const d = /^\d{1,2}/.exec(s.slice(at + 1))!;
       return { text: '\\' + d[0], length: 1 + d[0].length };
@@ -210,8 +243,10 @@ class Translator {
     if (/[A-Za-z]/.test(e)) throw new InvalidPattern(`bad escape \\${e}`);
     // Python lets any other character be escaped; JS `u` mode only syntax characters.
     // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,StringLiteral: \u{...} is as literal as the escaped character, so this only keeps the pattern readable
-    if (JS_SYNTAX.has(e) || (inClass && e === '-')) return two('\\' + e);
-    return { text: `\\u{${e.codePointAt(0)!.toString(16)}}`, length: 1 + e.length };
+    const cp = s.codePointAt(at + 1)!;
+    const length = 1 + String.fromCodePoint(cp).length;
+    if (JS_SYNTAX.has(e) || (inClass && e === '-')) return char(cp, length, '\\' + e);
+    return char(cp, length);
   }
 
   private charClass(s: string, at: number): { text: string; length: number } {
@@ -235,21 +270,21 @@ class Translator {
         if (s[k + 1] === 'W' || s[k + 1] === 'S') {
           outside.push(s[k + 1] === 'W' ? `[^${this.word}]` : `[^${this.space}]`);
           k += 2;
+          if (startsRange(s, k)) throw new InvalidPattern(`bad character range ${s.slice(k - 2, k + 2)}`);
           continue;
         }
-        const { text, length } = this.escape(s, k, true);
-        body += text;
-        k += length;
+      }
+      const lo = this.classItem(s, k);
+      k += lo.length;
+      if (startsRange(s, k)) {
+        if (lo.cp === undefined) throw new InvalidPattern(`bad character range ${s.slice(k - lo.length, k + 2)}`);
+        const hi = this.classItem(s, k + 1);
+        if (hi.cp === undefined || hi.cp < lo.cp) throw new InvalidPattern(`bad character range ${s.slice(k - lo.length, k + 1 + hi.length)}`);
+        body += `${lo.text}-${hi.text}${this.ignoreCase ? this.foldedRange(lo.cp, hi.cp) : ''}`;
+        k += 1 + hi.length;
         continue;
       }
-      const hi = s[k + 2];
-      if (s[k + 1] === '-' && hi !== undefined && hi !== ']' && hi !== '\\') {
-        body += `${this.classChar(ch)}-${this.classChar(hi)}${this.ignoreCase ? this.foldedRange(ch, hi) : ''}`;
-        k += 3;
-        continue;
-      }
-      body += this.classChar(ch) + (this.ignoreCase ? this.foldedRange(ch, ch) : '');
-      k++;
+      body += lo.text + (this.ignoreCase && lo.cp !== undefined ? this.foldedRange(lo.cp, lo.cp) : '');
     }
     const length = k + 1 - at;
     // Stryker disable next-line ConditionalExpression: a class with no negated shorthand means the same as the alternative form
@@ -258,21 +293,27 @@ class Translator {
     return { text: negated ? `(?:(?!${any})[\\s\\S])` : `(?:${any})`, length };
   }
 
-  private classChar(ch: string): string {
+  /** One member of a class at `k`: an escape, or a character by code point (so an astral one is whole). */
+  private classItem(s: string, k: number): Escaped {
+    if (s[k] === '\\') return this.escape(s, k, true);
+    const cp = s.codePointAt(k)!;
+    const ch = String.fromCodePoint(cp);
+    // A `u` class reads a bare - after a class escape (\w-a) as an error, Python as a literal.
     // Stryker disable next-line ConditionalExpression,StringLiteral: a `u` class reads a bare [ as a literal too
-    return ch === '[' || ch === ']' ? '\\' + ch : ch;
+    return { text: ch === '[' || ch === ']' || ch === '-' ? '\\' + ch : ch, length: ch.length, cp };
   }
 
   /** A literal outside a class, with the folds JavaScript's `iu` gets wrong for Python. */
-  private foldedLiteral(c: string): string {
-    if (this.ascii) return /[A-Za-z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
-    return DOTTED_I.includes(c) ? `[${DOTTED_I}]` : c;
+  private foldedLiteral(cp: number, text: string): string {
+    const c = String.fromCodePoint(cp);
+    if (this.ascii) return /[A-Za-z]/.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : text;
+    refuseNewerCase(cp, cp);
+    return DOTTED_I.includes(c) ? `[${DOTTED_I}]` : text;
   }
 
   /** What a class range lo-hi must add to match as Python's IGNORECASE does. */
-  private foldedRange(lo: string, hi: string): string {
-    const a = lo.codePointAt(0)!;
-    const b = hi.codePointAt(0)!;
+  private foldedRange(a: number, b: number): string {
+    if (!this.ascii) refuseNewerCase(a, b);
     if (!this.ascii) return [...DOTTED_I].some((ch) => a <= ch.codePointAt(0)! && ch.codePointAt(0)! <= b) ? DOTTED_I : '';
     let extra = '';
     const overlap = (from: number, to: number, shift: number): void => {
@@ -285,6 +326,9 @@ class Translator {
     return extra;
   }
 }
+
+/** Whether a `-` at `k` in a class makes a range (it is literal before the closing `]`). */
+const startsRange = (s: string, k: number): boolean => s[k] === '-' && s[k + 1] !== undefined && s[k + 1] !== ']';
 
 function stripVerbose(src: string): string {
   let out = '';

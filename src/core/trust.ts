@@ -24,6 +24,8 @@ export interface TrustEntry {
 export interface TrustRecord {
   version: 1;
   workspaces: Record<string, TrustEntry>;
+  /** Workspaces `untrust --ignore` silenced: their dormant layer is not reported by `fire`. `trust` lifts it. */
+  ignored?: Record<string, { ignored_at: string }>;
 }
 
 /** Which rule decided whether the project layer loads (highest precedence first). */
@@ -34,6 +36,8 @@ export interface ProjectTrust {
   rule: TrustRule;
   /** A human sentence: which switch, or when `trust` ran, or what changed. */
   detail: string;
+  /** When `untrust --ignore` silenced this never-trusted workspace: its dormant layer goes unreported by `fire`. */
+  ignored_at?: string;
 }
 
 /**
@@ -97,5 +101,6 @@ const isEntry = (e: unknown): boolean =>
 /** The record's shape, checked: anything else is a corrupt record. */
 export function parseTrustRecord(value: unknown): TrustRecord | undefined {
   if (!isMapping(value) || value.version !== 1 || !isMapping(value.workspaces) || !Object.values(value.workspaces).every(isEntry)) return undefined;
+  if (value.ignored !== undefined && !(isMapping(value.ignored) && Object.values(value.ignored).every((i) => isMapping(i) && typeof i.ignored_at === 'string'))) return undefined;
   return value as unknown as TrustRecord;
 }

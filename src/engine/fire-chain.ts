@@ -199,7 +199,10 @@ function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
     } catch (e) {
       const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       c.decision.warnings.push({ code: 'outbox_unavailable', hook: hook.id, message: `cannot write the outbox job for hook "${hook.id}" (${why})${delay > 0 ? '; the follow-up was not queued' : '; it runs once, best effort'}` });
-      if (delay > 0) return report('not_run', `outbox unavailable: ${why}`);
+      if (delay > 0) {
+        c.once.release(hook, job.job_id); // nothing was queued: a later firing this session may still queue it
+        return report('not_run', `outbox unavailable: ${why}`);
+      }
     }
   }
   if (delay > 0) return report('queued');

@@ -52,9 +52,16 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   const { planFiring, firingNeedsChain } = await import('./fire-plan.js');
   const withConfig = { ...opts, workspace, switches };
   const planned = await planFiring(event, withConfig);
-  if (!firingNeedsChain(planned, envelope, event, withConfig)) return withWarnings(planned.decision, shape);
+  const { quietDormantNotices } = await import('../state/dormant-notice.js');
+  const sessionId = typeof envelope.session_id === 'string' ? envelope.session_id : '';
+  if (!firingNeedsChain(planned, envelope, event, withConfig)) {
+    quietDormantNotices(planned.decision, configDirOf(opts), sessionId);
+    return withWarnings(planned.decision, shape);
+  }
   const { fireWithConfig } = await import('./fire-chain.js');
-  return withWarnings(await fireWithConfig(envelope, event, withConfig, planned), shape);
+  const decision = await fireWithConfig(envelope, event, withConfig, planned);
+  quietDormantNotices(decision, configDirOf(opts), sessionId);
+  return withWarnings(decision, shape);
 }
 
 /** The agent's own cwd, when the envelope's cwd became the session's project root (core/protocols/project-root.ts). */

@@ -44,7 +44,7 @@ export function importConfig(opts: ImportOptions): ImportResult {
   }
   let plan: ImportPlan = { hooks: [], skipped: [] };
   for (const file of files) plan = convertAgentConfig(opts.from, readConfig(file), file, plan);
-  const header = `Imported by \`chrys-hooks import --from ${opts.from}\` from ${files.join(', ')}.\nEach hook runs its command unchanged (run.protocol: ${opts.from === 'cursor' ? 'claude' : opts.from}); check with \`chrys-hooks validate\`.`;
+  const header = [`Imported by \`chrys-hooks import --from ${opts.from}\` from ${files.join(', ')}.`, `Each hook runs its command unchanged (run.protocol: ${opts.from === 'cursor' ? 'claude' : opts.from}); check with \`chrys-hooks validate\`.`];
   const yaml = renderHooksYaml(plan, header);
   if (!opts.write) return { yaml, files, plan };
 

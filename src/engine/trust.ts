@@ -95,19 +95,28 @@ export function recordTrustPlan(plan: TrustPlan, now = new Date()): TrustEntry {
   const record = read.ok ? read.record : { version: 1 as const, workspaces: {} };
   const entry: TrustEntry = { workspace: plan.workspace, hooks_file: plan.projectPath, trusted_at: now.toISOString(), files: plan.files };
   record.workspaces[plan.workspace] = entry;
+  if (record.ignored) delete record.ignored[plan.workspace];
   writeRecord(plan.configDir, record);
   return entry;
 }
 
-export function untrust(opts: GlobalOptions, dir: string | undefined): { workspace: string; removed: boolean } {
+/**
+ * Removes the workspace's trust; with `ignore`, also records it as ignored (in
+ * the trust record under the config dir, never in the workspace), so `fire`
+ * stops reporting its dormant layer until `trust` of it lifts that.
+ */
+export function untrust(opts: GlobalOptions, dir: string | undefined, ignore = false, now = new Date()): { workspace: string; removed: boolean; ignored_at?: string } {
   const configDir = configDirOf(opts);
   const workspace = workspaceKey(dir ?? workspaceOf(opts));
   const read = readTrustRecord(configDir);
   if (!read.ok) throw new ChrysError('refused', `cannot read the trust record ${trustRecordPath(configDir)}: ${read.problem}`, 'delete it: that untrusts every workspace');
-  if (!read.record.workspaces[workspace]) return { workspace, removed: false };
+  const removed = Boolean(read.record.workspaces[workspace]);
+  if (!removed && !ignore) return { workspace, removed };
   delete read.record.workspaces[workspace];
+  const ignoredAt = ignore ? (read.record.ignored?.[workspace]?.ignored_at ?? now.toISOString()) : undefined;
+  if (ignoredAt) read.record.ignored = { ...read.record.ignored, [workspace]: { ignored_at: ignoredAt } };
   writeRecord(configDir, read.record);
-  return { workspace, removed: true };
+  return { workspace, removed, ...(ignoredAt ? { ignored_at: ignoredAt } : {}) };
 }
 
 export interface TrustedWorkspace {

@@ -29,7 +29,7 @@ import { type Job, parseJob } from './job.js';
 import { retryPolicy } from './retry.js';
 import { type JobRun, fileJobAsync, runDurableJob } from './run-job.js';
 import { type FailOutcome, type Verdict, selectJobs } from './select.js';
-import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync } from './store.js';
+import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync, tightenOutbox } from './store.js';
 import { type DrainOutcome, type DrainSummary, type JobReport, Tally } from './summary.js';
 
 export type { DrainOutcome, DrainSummary, JobReport } from './summary.js';
@@ -110,7 +110,10 @@ export class Drainer {
     const warnings: Warning[] = [];
     const finder = new HookFinder(this.opts, warnings, this.loads);
     this.settings = drainSettings(await finder.global());
-    if (!this.opts.dryRun) this.sweepTemp();
+    if (!this.opts.dryRun) {
+      tightenOutbox(this.configDir);
+      this.sweepTemp();
+    }
     const ids = (await listJobsAsync(this.configDir, 'pending')).filter((id) => !this.busy.has(id));
     const candidates = await readCandidates(this.configDir, ids);
     await finder.preload(candidates.flatMap((c) => ('job' in c ? [c.job] : [])));

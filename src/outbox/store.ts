@@ -32,6 +32,32 @@ export function ensureOutbox(configDir: string): void {
 }
 
 /**
+ * The outbox folders that already exist, held to what ensureOutbox makes:
+ * 0700 and no symlink. The drain rewrites jobs in pending/ (and puts its temp
+ * files there) without creating it, so a pre-made 0755 folder is tightened
+ * here rather than used as it is; a folder that does not exist is not made
+ * (a drain of an empty outbox creates nothing), and a file where a folder
+ * should be is left to listJobs to report.
+ */
+export function tightenOutbox(configDir: string): void {
+  for (const dir of [...FOLDERS.map((f) => outboxDir(configDir, f)), locksDir(configDir)]) {
+    let isDir: boolean;
+    try {
+      const stat = lstatSync(dir);
+      isDir = stat.isDirectory() || stat.isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (!isDir) continue;
+    try {
+      ensureDir(dir);
+    } catch (e) {
+      throw outboxUnreadable(dir, e);
+    }
+  }
+}
+
+/**
  * Why the outbox cannot be read, for the caller to report (exit 74): only a
  * missing folder is an empty outbox and only a missing file is "no job";
  * anything else (no permission, a file where a folder should be) is never

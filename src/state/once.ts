@@ -1,7 +1,7 @@
 // The once-per-session guard: a stamp file per (hook, session) under state/,
 // created with O_EXCL so two concurrent firings cannot both claim it.
 
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
@@ -44,6 +44,22 @@ export class OnceGuard {
       }
       this.warnings.push({ code: 'runtime_dir_unwritable', hook: hook.id, message: `cannot record once_per_session for hook "${hook.id}" (${(e as Error).message}); it ran anyway` });
       return undefined;
+    }
+  }
+
+  /**
+   * Takes back the stamp `claim` took for `owner` (a durable job id): the job
+   * could not be written, so nothing ran or was queued, and a later firing of
+   * the session must get its chance. A stamp owned by another job is left.
+   */
+  release(hook: Hook, owner: string): void {
+    if (!hook.execution.once_per_session || this.sessionId === '' || owner === '') return;
+    const path = onceStampPath(this.configDir, hook, this.sessionId);
+    if (readOwner(path) !== owner) return;
+    try {
+      unlinkSync(path);
+    } catch (e) {
+      this.warnings.push({ code: 'runtime_dir_unwritable', hook: hook.id, message: `cannot remove the once_per_session stamp ${path} of hook "${hook.id}" (${(e as Error).message}); the hook stays skipped this session: delete the file to let it run` });
     }
   }
 }

@@ -122,6 +122,40 @@ describe('import --from claude', () => {
   });
 });
 
+describe('import of a hostile settings file', () => {
+  // A line break in an event key would end the `# not imported` comment and
+  // start a live YAML line. js-yaml (the fast read of fire, list and resolve)
+  // takes a lone CR as a line break, the positioned parser of validate does
+  // not: validate said 0 errors while fire read a settings block the import
+  // wrote from the hostile key. (A second `hooks:` key would be a duplicate,
+  // so the injection reaches the top-level settings.)
+  const injected = (brk: string) => `X${brk}settings:${brk}  shutdown_grace_seconds: 77${brk}#`;
+
+  it('keeps every untrusted fragment inside its comment, whatever line break it holds', async () => {
+    const s = sandbox();
+    const breaks = ['\r', '\n', '\r\n', '\u0085', '\u2028', '\u2029', '\u000b', '\u000c'];
+    const hooks = Object.fromEntries(breaks.map((b, i) => [i === 0 ? injected(b) : `Y${i}${b}version: 2${b}#`, [{ hooks: [{ type: 'command', command: 'true' }] }]]));
+    s.write(join(s.workspace, '.claude', 'settings.json'), JSON.stringify({ hooks: { ...hooks, SessionStart: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+    const r = await s.run(['import', '--from', 'claude', '--write']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const yaml = readFileSync(join(s.workspace, '.chrys', 'hooks', 'hooks.yaml'), 'utf8');
+    // eslint-disable-next-line no-control-regex
+    expect(yaml).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(yaml).toContain('# not imported: ');
+    expect(yaml).toContain('event "X\\rsettings:\\r  shutdown_grace_seconds: 77\\r#" has no chrys-hooks equivalent');
+    expect(yaml).toContain('Y5\\u2029version: 2');
+    const v = await s.run(['validate', '--format', 'json']);
+    expect(JSON.parse(v.stdout)).toMatchObject({ errors: 0 });
+    const listed = JSON.parse((await s.run(['list', '--json', '--project-hooks'])).stdout);
+    expect(listed.hooks.map((h: { id: string }) => h.id)).toEqual(['claude-sessionstart-1-1']);
+    const resolved = JSON.parse((await s.run(['resolve', '--json', '--project-hooks'], { input: '' })).stdout);
+    expect(resolved.settings.shutdown_grace_seconds.origin).toBe('default');
+    const fired = await s.fire({ event: 'session_start', session_id: 'h' }, ['--project-hooks']);
+    expect(fired.decision.hooks.map((h: { id: string }) => h.id)).toEqual(['claude-sessionstart-1-1']);
+    expect(existsSync(join(s.workspace, 'EVIL'))).toBe(false);
+  });
+});
+
 describe('import --from gemini, codex and cursor', () => {
   it('converts Gemini milliseconds, disabled names, env and an invalid regex (matched exactly, as Gemini does)', async () => {
     const s = sandbox();

@@ -1,6 +1,6 @@
 // The durable outbox and drain-outbox through the real binary (CONTRACT §9).
 import { execa } from 'execa';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
@@ -236,6 +236,47 @@ describe('drain-outbox', () => {
   });
 });
 
+describe('drain-outbox and the folders it finds', () => {
+  it('tightens a pre-made 0755 outbox/pending (and done/, failed/, locks/) to 0700 before using it', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    pendingJob(s, 'job-loose');
+    for (const f of ['pending', 'done', 'failed', 'locks']) {
+      mkdirSync(outbox(s, f), { recursive: true });
+      chmodSync(outbox(s, f), 0o755);
+    }
+    expect((await drain(s)).done).toBe(1);
+    for (const f of ['pending', 'done', 'failed', 'locks']) expect(statSync(outbox(s, f)).mode & 0o777, f).toBe(0o700);
+  });
+
+  it('leaves a loose pending/ as it is under --dry-run, and creates no outbox when there is none', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    expect((await drain(s)).considered).toBe(0);
+    expect(existsSync(join(s.configDir, 'hooks', 'outbox'))).toBe(false);
+    pendingJob(s, 'job-dry');
+    chmodSync(outbox(s, 'pending'), 0o755);
+    expect((await drain(s, ['--dry-run'])).considered).toBe(1);
+    expect(statSync(outbox(s, 'pending')).mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses a symlinked outbox/pending, naming it, and writes nothing through it', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('true'));
+    const elsewhere = join(s.root, 'elsewhere');
+    pendingJob(s, 'job-linked');
+    renameSync(outbox(s, 'pending'), elsewhere);
+    symlinkSync(elsewhere, outbox(s, 'pending'));
+    const before = readFileSync(join(elsewhere, 'job-linked.json'), 'utf8');
+    const r = await s.run(['drain-outbox']);
+    expect(r.exitCode).toBe(74);
+    expect(r.stderr).toContain(`cannot read the outbox at ${outbox(s, 'pending')}`);
+    expect(r.stderr).toContain('make the outbox folders directories you own');
+    expect(readdirSync(elsewhere)).toEqual(['job-linked.json']);
+    expect(readFileSync(join(elsewhere, 'job-linked.json'), 'utf8')).toBe(before);
+  });
+});
+
 describe('faults', () => {
   it('delivers a durable job exactly once more after the worker is killed mid-run', async () => {
     const s = sandbox();
@@ -319,6 +360,38 @@ describe('follow-up hooks', () => {
     expect(JSON.parse(read(join(s.root, 'inner.json'))!).hooks).toMatchObject([{ id: 'post-task', status: 'skipped' }]);
     expect(jobs(s, 'pending')).toEqual([]);
   }, 60_000);
+
+  it('keeps the once_per_session chance when the job cannot be written, and queues it once the outbox is repaired', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), 'x');
+    s.globalHooks(FOLLOW_UP());
+    // A symlinked outbox/pending (root ignores chmod, so a mode would not stop the write).
+    mkdirSync(join(s.root, 'elsewhere'));
+    mkdirSync(join(s.configDir, 'hooks', 'outbox'), { recursive: true });
+    symlinkSync(join(s.root, 'elsewhere'), outbox(s, 'pending'));
+    const broken = await s.fire({ event: 'Stop', session_id: 's1' });
+    expect(broken.decision.hooks).toMatchObject([{ id: 'post-task', status: 'not_run', reason: expect.stringContaining('outbox unavailable') }]);
+    expect(broken.decision.warnings).toMatchObject([{ code: 'outbox_unavailable', hook: 'post-task' }]);
+    expect(broken.result.stderr).toContain('warning outbox_unavailable');
+    expect(readdirSync(join(s.root, 'elsewhere'))).toEqual([]);
+    rmSync(outbox(s, 'pending'));
+    const repaired = await s.fire({ event: 'Stop', session_id: 's1' });
+    expect(repaired.decision.hooks).toMatchObject([{ id: 'post-task', status: 'queued' }]);
+    expect(jobs(s, 'pending')).toMatchObject([{ hook_id: 'post-task' }]);
+    const third = await s.fire({ event: 'Stop', session_id: 's1' });
+    expect(third.decision.hooks).toMatchObject([{ id: 'post-task', status: 'skipped', reason: expect.stringContaining('once_per_session') }]);
+  });
+
+  it('keeps the chance when a file stands where outbox/pending should be', async () => {
+    const s = sandbox();
+    s.write(join(s.configDir, 'hooks', 'prompts', 'post-task.md'), 'x');
+    s.globalHooks(FOLLOW_UP());
+    s.write(outbox(s, 'pending'), 'not a directory');
+    expect((await s.fire({ event: 'Stop', session_id: 's2' })).decision.hooks).toMatchObject([{ status: 'not_run' }]);
+    rmSync(outbox(s, 'pending'));
+    expect((await s.fire({ event: 'Stop', session_id: 's2' })).decision.hooks).toMatchObject([{ status: 'queued' }]);
+    expect(jobs(s, 'pending')).toHaveLength(1);
+  });
 
   it('refuses in drain-outbox a second job for the same hook and session', async () => {
     const s = sandbox();

@@ -1,6 +1,6 @@
 // Trust by content: `trust` records the project hooks file and the files its
 // hooks reference; any change makes the layer dormant again, naming the files.
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -52,6 +52,23 @@ describe('trust', () => {
     const list = JSON.parse((await s.run(['list', '--json'])).stdout);
     expect(list.project_trust).toMatchObject({ trusted: true, rule: 'trust_record' });
     expect((await s.run(['list'])).stdout).toContain('enabled by trust record');
+  });
+
+  it('shows a file name holding terminal escapes escaped, so it cannot erase lines of the review', async () => {
+    const s = sandbox();
+    const name = 'x\u001b[2K\u001b[1A\r\u009b2Ky.sh';
+    s.projectScript(name, CTX_SCRIPT('one'));
+    s.projectHooks(`hooks:\n${hookYaml({ id: 'p', run: `type: script\npath: ${JSON.stringify(`scripts/${name}`)}`, match: 'tool_name: edit_file' })}\n`);
+    const review = await s.run(['trust']);
+    expect(review.exitCode).toBe(1);
+    const yes = await s.run(['trust', '--yes']);
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    const list = await s.run(['list']);
+    for (const out of [review.stdout, yes.stdout, list.stdout]) {
+      // eslint-disable-next-line no-control-regex
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    }
+    expect(review.stdout).toContain('.chrys/hooks/scripts/x\\e[2K\\e[1A\\r\\x9b2Ky.sh');
   });
 
   it('asks on a terminal and records only on yes', async () => {
@@ -215,6 +232,64 @@ describe('trust', () => {
     expect(result.exitCode).toBe(0);
     expect(ids(decision)).toEqual([]);
     expect(decision.warnings.map((w: any) => w.code)).toEqual(['trust_record_invalid', 'project_hooks_dormant']);
+  });
+
+  it('says project_hooks_dormant once per session, every time with no session id, and again for a new reason', async () => {
+    const s = sandbox();
+    s.projectScript('ctx.sh', CTX_SCRIPT('one'));
+    s.projectHooks(`hooks:\n${scriptHook('p', 'scripts/ctx.sh')}\n`);
+    const dormant = async (envelope: object, args: string[] = []): Promise<number> =>
+      (await s.fire({ ...EDIT, ...envelope }, args)).decision.warnings.filter((w: any) => w.code === 'project_hooks_dormant').length;
+    expect(await dormant({ session_id: 's1' })).toBe(1);
+    expect(await dormant({ session_id: 's1' })).toBe(0);
+    expect(await dormant({ session_id: 's1', event: 'after_tool_call' })).toBe(0);
+    expect(await dormant({ session_id: 's2' })).toBe(1);
+    expect(await dormant({})).toBe(1);
+    expect(await dormant({})).toBe(1);
+    // --no-project-hooks gives its own reason: said once in the session too.
+    expect(await dormant({ session_id: 's1' }, ['--no-project-hooks'])).toBe(1);
+    expect(await dormant({ session_id: 's1' }, ['--no-project-hooks'])).toBe(0);
+    // list and resolve are asked, not pushed: they always say it.
+    expect((await s.run(['list', '--json'])).stdout).toContain('project_hooks_dormant');
+  });
+
+  it('writes no session record when there is no dormant layer to report', async () => {
+    const s = sandbox();
+    expect((await s.fire({ ...EDIT, session_id: 's1' })).decision.warnings).toEqual([]);
+    expect(readdirSync(s.configDir)).toEqual([]);
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'g', run: "type: shell\nshell: 'true'", match: 'tool_name: nothing' })}\n`);
+    await s.fire({ ...EDIT, session_id: 's1' });
+    expect(existsSync(join(s.configDir, 'hooks', 'state', 'sessions'))).toBe(false);
+  });
+
+  it('untrust --ignore silences a never-trusted workspace for good, from the config dir; trust lifts it', async () => {
+    const s = sandbox();
+    s.projectScript('ctx.sh', CTX_SCRIPT('one'));
+    s.projectHooks(`hooks:\n${scriptHook('p', 'scripts/ctx.sh')}\n`);
+    const workspaceBefore = readdirSync(s.workspace, { recursive: true }).sort();
+    const ignored = await s.run(['untrust', '--ignore']);
+    expect(ignored.exitCode, ignored.stderr).toBe(0);
+    expect(ignored.stdout).toContain('no longer reports them');
+    expect(readdirSync(s.workspace, { recursive: true }).sort()).toEqual(workspaceBefore);
+    expect(JSON.parse(readFileSync(join(s.configDir, 'hooks', 'state', 'trust.json'), 'utf8')).ignored).toHaveProperty([realpathSync(s.workspace)]);
+    for (const session of ['', 's1', 's1']) {
+      const { decision } = await s.fire({ ...EDIT, session_id: session });
+      expect(decision.warnings).toEqual([]);
+      expect(ids(decision)).toEqual([]);
+    }
+    const list = await s.run(['list']);
+    expect(list.stdout).toMatch(/project +dormant/);
+    expect(list.stdout).toContain('untrust --ignore');
+    const resolved = JSON.parse((await s.run(['resolve', '--json'], { input: '' })).stdout);
+    expect(resolved.sources).toContainEqual(expect.objectContaining({ layer: 'project', state: 'dormant' }));
+    expect(resolved.project_trust).toMatchObject({ trusted: false, ignored_at: expect.any(String) });
+    expect(resolved.warnings).toMatchObject([{ code: 'project_hooks_dormant', message: expect.stringContaining('ignored since') }]);
+    // Trusting lifts it; untrusting afterwards makes the layer dormant and reported again.
+    expect((await s.run(['trust', '--yes'])).exitCode).toBe(0);
+    expect(ids((await s.fire(EDIT)).decision)).toEqual(['p']);
+    expect(JSON.parse(readFileSync(join(s.configDir, 'hooks', 'state', 'trust.json'), 'utf8')).ignored).toEqual({});
+    expect((await s.run(['untrust'])).exitCode).toBe(0);
+    expect((await s.fire(EDIT)).decision.warnings).toMatchObject([{ code: 'project_hooks_dormant' }]);
   });
 
   it('ignores a trust record inside the workspace, and will not write one there', async () => {

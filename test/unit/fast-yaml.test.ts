@@ -64,6 +64,9 @@ function generatedCorpus(): string[] {
     `hooks: []\n---\nhooks: []\n`, `---\nhooks: []\n...\n`, `hooks: []\r\nsettings: {}\r\n`, `\uFEFFhooks: []\n`,
     `# only comments\n# here\n`, ``, `   \n`, `[1, 2]\n`, `just a string\n`, `42\n`, `hooks:\n  - [nested, list]\n`, `hooks: {a: 1}\n`,
     `hooks:\n${hook(0, '    run: { type: shell, shell: "echo \\"$X\\" | tr a-z A-Z" }\n')}`, `%YAML 1.1\n---\nhooks: []\n`,
+    // a lone CR, NEL, LS and PS inside a comment and a scalar: line breaks to one parser, text to the other?
+    `version: 1\n# note \rsettings:\r  max_parallel_hooks: 7\r#\nhooks: []\n`, `hooks: []\rsettings: {}\r`,
+    ...['\u0085', '\u2028', '\u2029'].flatMap((c) => [`version: 1\n# note ${c}settings: {max_parallel_hooks: 7}\nhooks: []\n`, `hooks:\n${hook(0, `    description: a${c}b\n`)}`]),
   );
   for (let i = 0; i < 300; i++) {
     const hooks = Array.from({ length: 1 + Math.floor(rand() * 3) }, (_, j) => hook(j, `    ${pick(KEYS)}: ${pick(SCALARS)}\n    description: ${rand() < 0.3 ? pick(BLOCKS) : `${pick(SCALARS)}\n`}`));

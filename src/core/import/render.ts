@@ -1,15 +1,19 @@
 // An import plan written as a Chrys hooks.yaml. Every string is written as a
 // JSON string, which is a valid YAML double-quoted scalar, so commands keep
-// their quoting byte for byte.
+// their quoting byte for byte. Comments hold text from the imported file (an
+// event key, a matcher): a line break in it would end the comment and start a
+// live YAML line, so each comment line is made printable.
 
+import { printable } from '../printable.js';
 import type { ImportPlan, ImportedHook } from './convert.js';
 
 const q = (s: string): string => JSON.stringify(s);
-const comment = (text: string, indent: string): string[] => text.split('\n').map((line) => `${indent}# ${line}`);
+const comment = (text: string, indent: string): string => `${indent}# ${printable(text)}`;
 
-export function renderHooksYaml(plan: ImportPlan, header: string): string {
-  const lines = [...comment(header, ''), 'version: 1'];
-  for (const s of plan.skipped) lines.push(...comment(`not imported: ${s}`, ''));
+/** `header` lines become comment lines; every other note is one comment line, whatever it holds. */
+export function renderHooksYaml(plan: ImportPlan, header: readonly string[]): string {
+  const lines = [...header.map((h) => comment(h, '')), 'version: 1'];
+  for (const s of plan.skipped) lines.push(comment(`not imported: ${s}`, ''));
   if (plan.hooks.length === 0) {
     lines.push('hooks: []');
     return lines.join('\n') + '\n';
@@ -20,7 +24,7 @@ export function renderHooksYaml(plan: ImportPlan, header: string): string {
 }
 
 function renderHook(h: ImportedHook): string[] {
-  const out = [...h.notes.flatMap((n) => comment(n, '  '))];
+  const out = h.notes.map((n) => comment(n, '  '));
   out.push(`  - id: ${q(h.id)}`, `    event: ${h.event}`, `    description: ${q(h.description)}`);
   if (!h.enabled) out.push('    enabled: false');
   if (h.match) {
