@@ -22,7 +22,7 @@ _chrys_hooks() {
   esac
   case "$cmd" in
     fire) COMPREPLY=($(compgen -W "--event --exit-code --input --protocol --fail-closed --explain --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    validate) COMPREPLY=($(compgen -W "--format --strict --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
+    validate) COMPREPLY=($(compgen -W "--format --strict --allow-missing --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     list) COMPREPLY=($(compgen -W "--event --json --stats --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     resolve) COMPREPLY=($(compgen -W "--event --input --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     import) COMPREPLY=($(compgen -W "--from --write --global --force --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;

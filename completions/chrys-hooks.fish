@@ -25,6 +25,7 @@ complete -c chrys-hooks -n "__fish_seen_subcommand_from fire" -l no-project-hook
 complete -c chrys-hooks -n "__fish_seen_subcommand_from fire" -l no-color -d 'plain output (also NO_COLOR)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l format -x -a 'text json github' -d 'text, json or github'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l strict -d 'exit 1 on warnings too'
+complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l allow-missing -d 'a missing script, prompt file or interpreter is a warning, not an error (files generated later)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l config-dir -x -a '(__fish_complete_directories)' -d 'config dir (default: $CHRYS_HOME, else ~/.chrys)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l cwd -x -a '(__fish_complete_directories)' -d 'workspace (default: the envelope cwd, else the current directory)'
 complete -c chrys-hooks -n "__fish_seen_subcommand_from validate" -l project-hooks -d 'load the project hooks file (trust this workspace)'

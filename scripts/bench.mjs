@@ -13,6 +13,7 @@ import { envelope, makeFixtures, queueJobs } from './bench/fixtures.mjs';
 import { writeOutputs, tableLines } from './bench/report.mjs';
 import { Server } from './bench/serve.mjs';
 import { median, pairedRatio, quantile } from './bench/stats.mjs';
+import { commandMatchBench } from './bench/command-match.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const BIN = resolve('bin/chrys-hooks');
@@ -101,6 +102,9 @@ for (let i = 0; i < 6000; i++) {
   if (i >= 1000) apiTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
 }
 
+process.stderr.write('match.command on 1 KB command lines (paired against the regex clause)...\n');
+const cm = await commandMatchBench();
+
 process.stderr.write('drain-outbox of 1,000 jobs (3 paired rounds)...\n');
 const drainTimes = [];
 const loopTimes = [];
@@ -145,11 +149,16 @@ rows.push(
   { name: 'serve, no match, events/s (pipelined)', value: median(bursts), unit: 'events/s', target: 5000, targetText: '≥ 5,000/s', met: median(bursts) >= 5000 },
   { name: 'API fire(), no match, per call', value: median(apiTimes), unit: 'ms', target: 0.2, targetText: '≤ 0.2 ms', met: median(apiTimes) <= 0.2 },
 );
+rows.push(
+  { name: 'match.command, 1 KB command line, added over the regex clause', value: cm.addedMs, unit: 'ms', target: 0.2, targetText: '≤ 0.2 ms', met: cm.addedMs <= 0.2 },
+  { name: 'match.command, 1 MiB command line (fails closed unparsed)', value: cm.boundedMs, unit: 'ms' },
+);
 const drainRatio = pairedRatio(drainTimes, loopTimes);
 rows.push({ name: 'drain-outbox, 1,000 jobs, parallel 4', value: median(drainTimes), unit: 'ms', floor: 'bash loop of 1,000 /bin/true', ratio: drainRatio, target: 3, targetRatio: 3, targetText: '≤ 3×', met: drainRatio <= 3 });
 
 const notes = [
   `serve and the API were measured against a config of 50 hooks of other events (no match); serve no-match round trips: ${serveNoMatch.length} sequential requests; events/s: median of 3 bursts of 20,000 pipelined requests.`,
+  `match.command: the starter guard (${cm.commandMs.toFixed(3)} ms) against the old starter's regex clause (${cm.regexMs.toFixed(3)} ms) on the same fresh 1 KB line, ${cm.rounds} paired rounds in process.`,
   `drain-outbox: ${(1000 / (median(drainTimes) / 1000)).toFixed(0)} jobs/s (the bash loop: ${(1000 / (median(loopTimes) / 1000)).toFixed(0)}/s).`,
   `lefthook ${spawnSync(LEFTHOOK, ['version'], { encoding: 'utf8' }).stdout.trim()} runs its commands piped (one after another), from its own binary.`,
 ];

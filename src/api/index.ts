@@ -67,9 +67,9 @@ export async function fire(envelope: Envelope, opts: FireOptions = {}): Promise<
   return toPlain((await fireGuarded(parsed.envelope, parsed.event, fireOpts)) as unknown as Json) as Decision;
 }
 
-/** Lints the named files (or the discovered ones); what `validate --format json` prints. */
-export async function validate(files: readonly string[] = [], opts: Options = {}): Promise<ValidationReport> {
-  return validateFiles(files, globals(opts));
+/** Lints the named files (or the discovered ones); what `validate --format json` prints. `allowMissing`: as `validate --allow-missing`. */
+export async function validate(files: readonly string[] = [], opts: Options & { allowMissing?: boolean } = {}): Promise<ValidationReport> {
+  return validateFiles(files, { ...globals(opts), ...(opts.allowMissing ? { allowMissing: true } : {}) });
 }
 
 /** The sources, merged settings and (for an envelope or `event`) the plan; what `resolve --json` prints. Runs nothing. */

@@ -28,7 +28,10 @@ export function renderTrace(trace: Trace, d: Decision): string {
   for (const s of trace.sources) lines.push(`  source ${s.layer.padEnd(7)} ${s.state.padEnd(9)} ${printable(s.path)}`);
   if (trace.trust) lines.push(`  project hooks ${describeTrust(trace.trust)}`);
   if (trace.hooks.length === 0 && trace.sources.length > 0) lines.push(`  no hooks for ${d.event}`);
-  trace.hooks.forEach((h, i) => lines.push(hookLine(h, i + 1)));
+  trace.hooks.forEach((h, i) => {
+    lines.push(hookLine(h, i + 1));
+    if (h.command) lines.push(`     command: ${printable(h.command)}`);
+  });
   for (const w of d.warnings) lines.push(`  warning ${w.code}: ${printable(w.message)}`);
   lines.push(d.blocked ? `  decision: blocked by ${printable(d.blocked_by?.id ?? '')} (${d.blocked_by?.source}): ${printable(d.reason ?? '')}` : `  decision: not blocked${d.args !== null ? ', args modified' : ''}`);
   return lines.join('\n');

@@ -50,6 +50,10 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
     }
     const verdict = h.verdict === 'run' ? k.green('run') : h.verdict === 'no_match' ? k.gray('no match') : k.yellow(h.verdict);
     lines.push(`  ${i + 1}. ${k.bold(printable(h.id))} (${h.source}, ${h.mode})  ${verdict}${h.reason ? `: ${printable(h.reason)}` : ''}`);
+    if (h.command) {
+      lines.push(`       commands: ${h.command.simple_commands.length ? h.command.simple_commands.map((c) => (c === h.command!.matched ? k.bold(`${printable(c)}  <- matched`) : printable(c))).join(' | ') : '(none)'}`);
+      if (h.command.fail_closed) lines.push(`       fails closed: ${printable(h.command.fail_closed)}`);
+    }
     if (h.argv) {
       lines.push(`       argv: ${printable(h.argv.map(shellQuote).join(' '))}`, `       cwd:  ${printable(h.cwd ?? '')}`);
       for (const [name, value] of Object.entries(h.env ?? {})) lines.push(`       env:  ${printable(`${name}=${value}`)}`);

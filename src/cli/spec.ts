@@ -60,6 +60,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { flags: '--format <format>', description: 'text, json or github', choices: ['text', 'json', 'github'] },
       { flags: '--strict', description: 'exit 1 on warnings too' },
+      { flags: '--allow-missing', description: 'a missing script, prompt file or interpreter is a warning, not an error (files generated later)' },
     ],
     examples: ['chrys-hooks validate --format github', 'chrys-hooks validate .chrys/hooks/hooks.yaml'],
   },

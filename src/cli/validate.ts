@@ -16,7 +16,7 @@ const ghProp = (s: string): string => ghData(s).replace(/:/g, '%3A').replace(/,/
 
 export async function runValidate(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const format = (opts.format as string | undefined) ?? 'text';
-  const result = await lint(args, globals);
+  const result = await lint(args, { ...globals, ...(opts.allowMissing ? { allowMissing: true } : {}) });
   const report = validationReport(result);
   const { errors, warnings } = report;
   const exitCode = errors > 0 || (opts.strict && warnings > 0) ? EXIT.findings : EXIT.ok;

@@ -1,12 +1,16 @@
 // The checks of a hooks file that look beyond its text: the files its hooks
-// name exist, their interpreters are on PATH, run.cwd is a directory.
-// Warnings, since the machine that fires may differ. `fire` does not make
-// them (they cost a stat per hook and a PATH search per script).
+// name exist, their interpreters are on PATH, run.cwd is a directory, and a
+// non-blocking hook on a gated event does not evidently decide. A missing
+// file is an error for `validate` (a guard that does not exist guards
+// nothing; `--allow-missing` for files generated later) and a warning for
+// `list` and `resolve`. `fire` does not make them (they cost a stat per hook
+// and a PATH search per script).
 
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { Hook, Layer } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
+import { eventSpec } from '../core/events.js';
 import { interpreterFor } from '../run/interpreter.js';
 import { resolveFromHookFile } from '../run/invocation.js';
 import type { FileLoad } from './hooks-file.js';
@@ -15,41 +19,81 @@ export interface CheckContext {
   workspace: string;
   configDir: string;
   layer: Layer;
+  /** The severity of a missing script, prompt file or interpreter: `validate` says error (unless --allow-missing); list and resolve warning. */
+  missing?: 'error' | 'warning';
 }
 
 interface Finding {
   hook: Hook;
-  key: 'path' | 'prompt_file' | 'cwd';
+  /** Where, under the hook entry. */
+  at: (string | number)[];
+  severity: 'error' | 'warning';
   code: Diagnostic['code'];
   message: string;
+  hint?: string;
 }
 
-/** The warnings for every hook of `file` that passed the schema, placed at the field they concern. */
+/** The findings for every hook of `file` that passed the schema (or could be read despite it), placed at the field they concern. */
 export async function hookFileDiagnostics(file: FileLoad, context: CheckContext): Promise<Diagnostic[]> {
-  const found = file.lintHooks.flatMap((hook) => hookFindings(hook, context));
+  const found = [...file.lintHooks.flatMap((hook) => hookFindings(hook, context, true)), ...file.salvaged.flatMap((hook) => hookFindings(hook, context, false))].sort((a, b) => a.hook.index - b.hook.index);
   // Positions only when there is something to place: a valid file was read without them.
   const locate = found.length > 0 ? await file.locator() : undefined;
-  return found.map(({ hook, key, code, message }) => ({ path: file.path, ...locate!(['hooks', hook.index, 'run', key], 'value'), severity: 'warning', code, message, hook: hook.id, event: hook.event }));
+  return found.map(({ hook, at, severity, code, message, hint }) => ({
+    path: file.path, ...locate!(['hooks', hook.index, ...at], 'value'), severity, code, message, ...(hint ? { hint } : {}), hook: hook.id, event: hook.event,
+  }));
 }
 
-function hookFindings(hook: Hook, context: CheckContext): Finding[] {
+/** modes: also check the mode (not for a salvaged hook, whose execution may be the key left out). */
+function hookFindings(hook: Hook, context: CheckContext, modes: boolean): Finding[] {
   const found: Finding[] = [];
-  const warn = (key: Finding['key'], code: Diagnostic['code'], message: string): void => {
-    found.push({ hook, key, code, message });
+  const missing = context.missing ?? 'warning';
+  const add = (at: Finding['at'], severity: Finding['severity'], code: Diagnostic['code'], message: string, hint?: string): void => {
+    found.push({ hook, at, severity, code, message, ...(hint ? { hint } : {}) });
   };
+  const allow = missing === 'error' ? 'or run validate --allow-missing if it is generated later' : undefined;
+  let script: string | undefined;
   if (hook.run.type === 'script') {
-    const script = resolveFromHookFile(hook, hook.run.path);
-    if (!existsSync(script)) warn('path', 'script_not_found', `hook "${hook.id}": script ${script} does not exist`);
+    script = resolveFromHookFile(hook, hook.run.path);
+    if (!existsSync(script)) add(['run', 'path'], missing, 'script_not_found', `hook "${hook.id}": script ${script} does not exist`, allow && `create it, fix run.path, ${allow}`);
     const interpreter = interpreterFor(script, join(context.configDir, 'hooks'));
-    if (!interpreter.ok) warn('path', 'interpreter_not_found', `hook "${hook.id}": no interpreter for ${basename(script)}: ${interpreter.wanted} not found on PATH`);
+    if (!interpreter.ok) add(['run', 'path'], missing, 'interpreter_not_found', `hook "${hook.id}": no interpreter for ${basename(script)}: ${interpreter.wanted} not found on PATH`, allow && `install it, ${allow}`);
   }
   if (hook.run.prompt_file !== undefined) {
     const prompt = resolveFromHookFile(hook, hook.run.prompt_file);
-    if (!existsSync(prompt)) warn('prompt_file', 'script_not_found', `hook "${hook.id}": prompt_file ${prompt} does not exist`);
+    if (!existsSync(prompt)) add(['run', 'prompt_file'], missing, 'script_not_found', `hook "${hook.id}": prompt_file ${prompt} does not exist`, allow && `create it, ${allow}`);
   }
   const cwd = knownCwd(hook.run.cwd, context);
-  if (cwd !== undefined && !isDirectory(cwd)) warn('cwd', 'cwd_not_found', `hook "${hook.id}": run.cwd ${cwd} is not a directory, so the hook fails to launch`);
+  if (cwd !== undefined && !isDirectory(cwd)) add(['run', 'cwd'], 'warning', 'cwd_not_found', `hook "${hook.id}": run.cwd ${cwd} is not a directory, so the hook fails to launch`);
+  const decides = modes && hook.enabled && hook.execution.mode !== 'blocking' && eventSpec(hook.event).gated ? decisionEvidence(hook, script) : undefined;
+  if (decides) {
+    // At execution.mode, or the nearest key written (the hook entry when mode is the default).
+    add(['execution', 'mode'], 'warning', 'decision_never_applied',
+      `hook "${hook.id}" on ${hook.event} is ${hook.execution.mode}, but ${decides}: a non-blocking hook's decision is ignored, so it never blocks`,
+      'add execution: { mode: blocking } to have its decision applied');
+  }
   return found;
+}
+
+/** Why the hook evidently answers with a decision: it speaks an agent's protocol, or its command or script names CHRYS_HOOK_RESULT. */
+function decisionEvidence(hook: Hook, script: string | undefined): string | undefined {
+  if (hook.run.protocol) return `it speaks ${hook.run.protocol}'s hook protocol, whose answers decide`;
+  const text = hook.run.type === 'shell' ? hook.run.shell : hook.run.type === 'command' ? [...hook.run.argv, ...hook.run.args].join(' ') : script ? head(script) : '';
+  return text.includes('CHRYS_HOOK_RESULT') ? `its ${hook.run.type === 'script' ? 'script' : hook.run.type} writes CHRYS_HOOK_RESULT` : undefined;
+}
+
+/** The first 256 KiB of a file, '' when it cannot be read. */
+function head(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(256 * 1024);
+      return buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 /**

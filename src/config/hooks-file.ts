@@ -19,6 +19,8 @@ export interface FileLoad {
   hooks: Hook[];
   /** Every hook that passed the schema, valid file or not (for lint checks). */
   lintHooks: Hook[];
+  /** Hooks that failed the schema, read with their bad keys left out: only their script and file checks are made. */
+  salvaged: Hook[];
   /** Hooks left out for a bad regex (none when the file is invalid). */
   skipped: Hook[];
   settings: Partial<Settings>;
@@ -41,7 +43,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   const diagnostics: Diagnostic[] = [];
   const fail = (code: Diagnostic['code'], message: string): FileLoad => {
     diagnostics.push({ path, line: 1, column: 1, severity: 'error', code, message });
-    return { path, hooks: [], lintHooks: [], skipped: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
+    return { path, hooks: [], lintHooks: [], salvaged: [], skipped: [], settings: {}, diagnostics, valid: false, locator: async () => fileStart };
   };
   let text: string;
   try {
@@ -66,6 +68,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
   }
   let raw: RawHooksFile | null = null;
   let normalised: ReturnType<typeof normaliseHooksFile> | undefined;
+  let salvagedHooks: Hook[] = [];
   const findings: Diagnostic[] = [];
   if (file.data !== undefined) {
     if (file.data !== null && (typeof file.data !== 'object' || Array.isArray(file.data))) {
@@ -79,14 +82,17 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
       }
       raw = checked.value;
       normalised = normaliseHooksFile(raw, layer, path);
-      for (const f of normalised.findings) {
+      // The hooks that failed the schema are linted too, with their bad keys left out (never run).
+      const rescued = raw.salvaged ? normaliseHooksFile({ hooks: raw.salvaged }, layer, path) : undefined;
+      for (const f of [...normalised.findings, ...(rescued?.findings.filter((r) => SALVAGED_CHECKS.has(r.code)) ?? [])]) {
         findings.push({ path, ...file.locate(f.path, f.at), severity: f.severity, code: f.code, message: f.message, ...(f.hint ? { hint: f.hint } : {}), ...(f.hook ? { hook: f.hook } : {}), ...(f.event ? { event: f.event } : {}) });
       }
+      if (rescued) salvagedHooks = [...rescued.hooks, ...rescued.skipped];
     }
   }
   const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
   if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw, diagnostics: all });
-  return fromChecked(path, layer, raw, all, async () => file.locate, normalised);
+  return fromChecked(path, layer, raw, all, async () => file.locate, normalised, salvagedHooks);
 }
 
 /**
@@ -114,13 +120,22 @@ function normaliseOnce(raw: RawHooksFile, layer: Layer, path: string): ReturnTyp
 }
 
 /** The load result from schema-checked data and its diagnostics (fresh or cached). */
-function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locator: FileLoad['locator'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined): FileLoad {
+function fromChecked(path: string, layer: Layer, raw: RawHooksFile | null, diagnostics: Diagnostic[], locator: FileLoad['locator'], normalised = raw ? normaliseHooksFile(raw, layer, path) : undefined, salvaged: Hook[] = []): FileLoad {
   const { hooks, skipped, settings } = normalised ?? { hooks: [], skipped: [], settings: {} };
   const valid = !diagnostics.some((d) => d.severity === 'error' && !HOOK_LEVEL_ERRORS.has(d.code));
+  // A hook left out for its regex still has its script checked.
+  const lintHooks = [...hooks, ...skipped].sort((a, b) => a.index - b.index);
   return valid
-    ? { path, hooks, lintHooks: hooks, skipped, settings, diagnostics, valid, locator }
-    : { path, hooks: [], lintHooks: hooks, skipped: [], settings: {}, diagnostics, valid, locator };
+    ? { path, hooks, lintHooks, salvaged, skipped, settings, diagnostics, valid, locator }
+    : { path, hooks: [], lintHooks, salvaged, skipped: [], settings: {}, diagnostics, valid, locator };
 }
+
+/**
+ * The findings of a salvaged hook worth reporting: its regexes and modes. Not
+ * those that leaving its bad keys out caused (a run field now missing, a
+ * match now empty).
+ */
+const SALVAGED_CHECKS: ReadonlySet<Diagnostic['code']> = new Set(['invalid_regex', 'hook_skipped', 'invalid_combination', 'durable_ignored', 'invalid_prompt_file', 'run_type_mismatch', 'locked_in_project']);
 
 // `hooks:` with nothing after it is null in YAML; read it as "no hooks".
 function dropNullSections(data: Record<string, unknown> | null): Record<string, unknown> | null {

@@ -139,9 +139,9 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
  * `checkFiles`, of both discovered hooks files whatever the trust (linting
  * runs nothing), so no trust is decided and nothing is dormant.
  */
-export async function lintConfig(opts: DiscoverOptions): Promise<{ configDir: string; files: string[]; diagnostics: Diagnostic[] }> {
+export async function lintConfig(opts: DiscoverOptions, missing: 'error' | 'warning' = 'error'): Promise<{ configDir: string; files: string[]; diagnostics: Diagnostic[] }> {
   const found = discover(opts);
-  const read: ReadOptions = { checks: { workspace: opts.workspace, configDir: found.configDir } };
+  const read: ReadOptions = { checks: { workspace: opts.workspace, configDir: found.configDir, missing } };
   const diagnostics = [...locationDiagnostics(opts, found), ...shadowDiagnostics([found.globalPath, found.projectPath])];
   const global = found.globalPath ? await readLayer(found.globalPath, 'global', read) : undefined;
   const project = found.projectPath && !sameHooksFile(found.globalPath, found.projectPath) ? await readLayer(found.projectPath, 'project', read) : undefined;
@@ -154,8 +154,8 @@ interface ReadOptions {
   cache?: string;
   /** The file's bytes, already read (and hashed) by the trust decision. */
   data?: Buffer;
-  /** With the checks of hook-checks.ts, in this workspace and config dir. */
-  checks?: { workspace: string; configDir: string };
+  /** With the checks of hook-checks.ts, in this workspace and config dir; `missing`: the severity of a missing file (validate: error). */
+  checks?: { workspace: string; configDir: string; missing?: 'error' | 'warning' };
 }
 
 interface LayerLoad {
@@ -172,7 +172,7 @@ async function readLayer(path: string, layer: Layer, read: ReadOptions): Promise
 }
 
 /** One hooks file read as `validate FILE` reads it: its findings and the checks of hook-checks.ts. */
-export async function lintHooksFile(path: string, layer: Layer, checks: { workspace: string; configDir: string }): Promise<Diagnostic[]> {
+export async function lintHooksFile(path: string, layer: Layer, checks: { workspace: string; configDir: string; missing?: 'error' | 'warning' }): Promise<Diagnostic[]> {
   return (await readLayer(path, layer, { checks })).diagnostics;
 }
 

@@ -5,6 +5,7 @@
 
 import type { EventName } from './events.js';
 import type { ToolMatcher } from './tool-matcher.js';
+import type { CommandClause } from './shell/command-match.js';
 
 export type Layer = 'project' | 'global';
 export type Mode = 'blocking' | 'async' | 'fire_and_forget';
@@ -28,6 +29,8 @@ export interface Match {
   /** tool_name_regex, compiled with Claude's matcher semantics. */
   toolMatcher?: ToolMatcher;
   args?: Record<string, ArgMatcher>;
+  /** match.command, compiled: any of the clauses (shell/command-match.ts). */
+  command?: CommandClause[];
   session_kinds?: string[];
   max_context_tokens?: number;
 }

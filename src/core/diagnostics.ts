@@ -65,6 +65,7 @@ export const WARNING_CODES = [
   'workspace_not_found',
   'async_hooks_still_running',
   'enclosing_workspace_not_loaded',
+  'decision_never_applied',
 ] as const;
 
 export type DiagnosticCode = (typeof ERROR_CODES)[number] | (typeof WARNING_CODES)[number];

@@ -6,10 +6,13 @@ import { type Json, type JsonObject, isJsonObject, JsonNumber } from './json.js'
 import { pyStr } from './pystr.js';
 import { toolMatches } from './tool-matcher.js';
 import { REGEX_BUDGET_MS, testBounded } from './regex-budget.js';
+import { shellCommandOf } from './protocols/names.js';
+import { type CommandClause, type CommandVerdict, matchCommandLine } from './shell/command-match.js';
 
 export type MatchVerdict =
-  | { verdict: 'run' }
-  | { verdict: 'no_match'; reason: string }
+  /** command: how match.command matched (the parsed simple commands, which one matched, or why it failed closed). */
+  | { verdict: 'run'; command?: CommandVerdict }
+  | { verdict: 'no_match'; reason: string; command?: CommandVerdict }
   | { verdict: 'skipped'; reason: string }
   /** Matching itself failed (a regex ran out of time): the hook's on_error applies. */
   | { verdict: 'error'; reason: string };
@@ -66,6 +69,15 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
       }
     }
   }
+  let command: CommandVerdict | undefined;
+  if (m.command) {
+    const name = tool ? pyStr(tool.name) : undefined;
+    const line = name === undefined ? 'not_shell' : shellCommandOf(name, tool && isJsonObject(tool.args) ? tool.args : undefined);
+    if (line === 'not_shell') return { verdict: 'no_match', reason: `tool_name is ${show(name)}, not a shell tool: match.command looks at shell commands only` };
+    if (line === 'missing') return { verdict: 'no_match', reason: `tool ${name} has no command line in its arguments` };
+    command = matchCommandLine(m.command, line);
+    if (!command.matched) return { verdict: 'no_match', reason: `command: ${command.reason}`, command };
+  }
   if (m.session_kinds && m.session_kinds.length > 0) {
     const kind = str(envelope.session_kind) ?? 'interactive';
     if (!m.session_kinds.includes(kind)) {
@@ -79,8 +91,15 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
       return { verdict: 'skipped', reason: `context_tokens ${raw instanceof JsonNumber ? raw.raw : ''} is above max_context_tokens ${m.max_context_tokens}` };
     }
   }
-  return { verdict: 'run' };
+  return command === undefined ? { verdict: 'run' } : { verdict: 'run', command };
 }
+
+const describeClause = (c: CommandClause): string => {
+  const bits = [c.programs?.join('|') ?? '*', ...(c.subcommands ? [c.subcommands.map((s) => s.join(' ')).join('|')] : []), ...(c.flags ?? [])];
+  if (c.args) bits.push(`args~${[...c.args.globs.map((g) => g.source), ...(c.args.regex ? [`/${c.args.regex.source}/`] : [])].join('|')}`);
+  if (c.not?.length) bits.push(`not(${c.not.map(describeClause).join('; ')})`);
+  return `[${bits.join(' ')}]`;
+};
 
 /** A one-line summary of a hook's match clauses, for `list`. */
 export function describeMatch(m: Hook['match']): string {
@@ -97,6 +116,7 @@ export function describeMatch(m: Hook['match']): string {
     if (op.contains !== undefined) parts.push(`args.${name}~${JSON.stringify(op.contains)}`);
     if (op.regexSource !== undefined) parts.push(`args.${name}=~/${op.regexSource}/`);
   }
+  for (const c of m.command ?? []) parts.push(`command=${describeClause(c)}`);
   if (m.session_kinds?.length) parts.push(`session_kinds=${m.session_kinds.join('|')}`);
   if (m.max_context_tokens !== undefined) parts.push(`context_tokens<=${m.max_context_tokens}`);
   return parts.join(' ') || '*';

@@ -8,8 +8,9 @@ import { compilePythonRegex } from './pyregex.js';
 import { provenLinear } from './regex-budget.js';
 import type { DiagnosticCode, SchemaFinding } from './diagnostics.js';
 import type { JsonPath } from './json.js';
-import type { RawHook, RawHooksFile, RawSettings } from './schema.js';
+import type { RawCommandClause, RawCommandNot, RawHook, RawHooksFile, RawSettings } from './schema.js';
 import { compileToolMatcher } from './tool-matcher.js';
+import { type ArgsTest, type CommandClause, globToRegExp } from './shell/command-match.js';
 
 export interface RuleFinding extends SchemaFinding {
   severity: 'error' | 'warning';
@@ -25,7 +26,7 @@ export interface NormalisedFile {
   findings: RuleFinding[];
 }
 
-const TOOL_FILTERS = ['tool_kind', 'tool_name', 'tool_names', 'tool_name_regex', 'args'] as const;
+const TOOL_FILTERS = ['tool_kind', 'tool_name', 'tool_names', 'tool_name_regex', 'args', 'command'] as const;
 
 /** Applies defaults and the semantic rules to a schema-valid file. */
 export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: string): NormalisedFile {
@@ -61,8 +62,8 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
     const { match, regexErrors } = normaliseMatch(h);
     for (const e of regexErrors) {
       if (!enabled) continue;
-      const where = e.arg === undefined ? at('match', 'tool_name_regex') : at('match', 'args', e.arg, 'regex');
-      const syntax = e.arg === undefined ? 'JavaScript RegExp (Claude Code matcher) syntax' : 'Python re syntax';
+      const where = at('match', ...e.path);
+      const syntax = e.path[0] === 'tool_name_regex' ? 'JavaScript RegExp (Claude Code matcher) syntax' : 'Python re syntax';
       if (e.unsupported) add('warning', where, 'hook_skipped', `hook "${id}" is left out: regex \`${e.source}\` has no JavaScript translation: ${e.error}`, hookInfo);
       else add('error', where, 'invalid_regex', `hook "${id}" is left out: regex \`${e.source}\` is invalid: ${e.error}`, { ...hookInfo, hint: `fix the pattern, written in ${syntax}` });
     }
@@ -158,8 +159,8 @@ function normaliseRun(h: RawHook, report: Report): Run | undefined {
 }
 
 interface RegexError {
-  /** The args matcher's argument; undefined for match.tool_name_regex. */
-  arg?: string;
+  /** Where the pattern is, under match: ['tool_name_regex'], ['args', NAME, 'regex'], ['command', 0, 'args', 'regex']. */
+  path: (string | number)[];
   source: string;
   error: string;
   unsupported: boolean;
@@ -168,12 +169,16 @@ interface RegexError {
 function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: RegexError[] } {
   const regexErrors: RegexError[] = [];
   if (!h.match) return { match: undefined, regexErrors };
-  const { args, ...rest } = h.match;
+  const { args, command, ...rest } = h.match;
   const match: Match = { ...rest };
   if (rest.tool_name_regex !== undefined) {
     const compiled = compileToolMatcher(rest.tool_name_regex);
     if (compiled.ok) match.toolMatcher = compiled.matcher;
-    else regexErrors.push({ source: rest.tool_name_regex, error: compiled.error, unsupported: false });
+    else regexErrors.push({ path: ['tool_name_regex'], source: rest.tool_name_regex, error: compiled.error, unsupported: false });
+  }
+  if (command !== undefined) {
+    const clauses = Array.isArray(command) ? command : [command];
+    match.command = clauses.map((c, i) => commandClause(c, Array.isArray(command) ? ['command', i] : ['command'], regexErrors));
   }
   if (args) {
     // Null prototype: an argument named "__proto__" is a key like any other.
@@ -188,7 +193,7 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: Re
           compiled.regex = r.regex;
           compiled.regexSource = m.regex;
           if (!provenLinear(m.regex)) compiled.regexBounded = true;
-        } else regexErrors.push({ arg: name, source: m.regex, error: r.error, unsupported: r.unsupported });
+        } else regexErrors.push({ path: ['args', name, 'regex'], source: m.regex, error: r.error, unsupported: r.unsupported });
       }
       match.args[name] = compiled;
     }
@@ -196,3 +201,32 @@ function normaliseMatch(h: RawHook): { match: Match | undefined; regexErrors: Re
   return { match, regexErrors };
 }
 
+
+const list = (v: string | string[] | undefined): string[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+
+/** One match.command clause, compiled: globs and regexes built, `not` clauses the same way. */
+function commandClause(raw: RawCommandClause | RawCommandNot, path: (string | number)[], regexErrors: RegexError[]): CommandClause {
+  const clause: CommandClause = {};
+  const programs = list(raw.program);
+  if (programs) clause.programs = programs.map((p) => p.slice(p.lastIndexOf('/') + 1));
+  const subs = list(raw.subcommand);
+  if (subs) clause.subcommands = subs.map((s) => s.trim().split(/\s+/).filter(Boolean));
+  const flags = list(raw.flags);
+  if (flags) clause.flags = flags;
+  if (raw.args !== undefined) {
+    const a = raw.args;
+    const globs = typeof a === 'string' || Array.isArray(a) ? list(a)! : (list(a.glob) ?? []);
+    const test: ArgsTest = { globs: globs.map((g) => ({ source: g, regex: globToRegExp(g) })) };
+    if (typeof a === 'object' && !Array.isArray(a) && a.regex !== undefined) {
+      const r = compilePythonRegex(a.regex);
+      if (r.ok) test.regex = { source: a.regex, regex: r.regex, bounded: !provenLinear(a.regex) };
+      else regexErrors.push({ path: [...path, 'args', 'regex'], source: a.regex, error: r.error, unsupported: r.unsupported });
+    }
+    clause.args = test;
+  }
+  if ('not' in raw && raw.not !== undefined) {
+    const nots = Array.isArray(raw.not) ? raw.not : [raw.not];
+    clause.not = nots.map((n, i) => commandClause(n, Array.isArray(raw.not) ? [...path, 'not', i] : [...path, 'not'], regexErrors));
+  }
+  return clause;
+}

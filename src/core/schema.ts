@@ -16,6 +16,25 @@ const matcherSchema = z.strictObject({
   regex: z.optional(z.string()),
 });
 
+const oneOrMore = z.union([z.string(), z.array(z.string())]);
+
+/** match.command's args: globs (a string or a list), or { glob, regex }. */
+const commandArgsSchema = z.union([
+  z.string(),
+  z.array(z.string()),
+  z.strictObject({ glob: z.optional(oneOrMore), regex: z.optional(z.string()) }),
+]);
+
+const commandFields = {
+  program: z.optional(oneOrMore),
+  subcommand: z.optional(oneOrMore),
+  flags: z.optional(oneOrMore),
+  args: z.optional(commandArgsSchema),
+};
+const commandNotSchema = z.strictObject(commandFields);
+const commandClauseSchema = z.strictObject({ ...commandFields, not: z.optional(z.union([commandNotSchema, z.array(commandNotSchema)])) });
+const commandSchema = z.union([commandClauseSchema, z.array(commandClauseSchema)]);
+
 const matchSchema = z.strictObject({
   profile: z.optional(z.string()),
   profiles: z.optional(z.array(z.string())),
@@ -24,6 +43,7 @@ const matchSchema = z.strictObject({
   tool_names: z.optional(z.array(z.string())),
   tool_name_regex: z.optional(z.string()),
   args: z.optional(z.record(z.string(), matcherSchema)),
+  command: z.optional(commandSchema),
   session_kinds: z.optional(z.array(z.string())),
   max_context_tokens: z.optional(z.number().check(z.gte(0))),
 });
@@ -94,9 +114,17 @@ export interface RawHooksFile {
   version?: 1;
   settings?: RawSettings;
   hooks?: (RawHook | undefined)[];
+  /**
+   * The hooks that failed the schema but parse with their bad keys left out,
+   * at their index: never run, only linted, so that one run of `validate`
+   * also shows their regex, script and mode problems.
+   */
+  salvaged?: (RawHook | undefined)[];
 }
 export type RawHook = z.infer<typeof hookSchema>;
 export type RawSettings = z.infer<typeof settingsSchema>;
+export type RawCommandClause = z.infer<typeof commandClauseSchema>;
+export type RawCommandNot = z.infer<typeof commandNotSchema>;
 
 /** The keys each kind of object accepts, for "did you mean" hints. */
 const KEYS_AT: Array<[(path: JsonPath) => boolean, readonly string[]]> = [
@@ -105,6 +133,9 @@ const KEYS_AT: Array<[(path: JsonPath) => boolean, readonly string[]]> = [
   [(p) => p.length === 2 && p[0] === 'hooks', Object.keys(hookSchema.shape)],
   [(p) => p.length === 3 && p[2] === 'match', Object.keys(matchSchema.shape)],
   [(p) => p.length === 5 && p[3] === 'args', Object.keys(matcherSchema.shape)],
+  [(p) => p[3] === 'command' && p[p.length - 1] === 'args', ['glob', 'regex']],
+  [(p) => p[3] === 'command' && (p.length === 4 || (p.length === 5 && typeof p[4] === 'number')), Object.keys(commandClauseSchema.shape)],
+  [(p) => p[3] === 'command' && p.includes('not'), Object.keys(commandNotSchema.shape)],
   [(p) => p.length === 3 && p[2] === 'run', Object.keys(runSchema.shape)],
   [(p) => p.length === 3 && p[2] === 'execution', Object.keys(executionSchema.shape)],
 ];
@@ -163,10 +194,57 @@ export function checkHooksFile(data: unknown): { value: RawHooksFile; findings: 
       const badProto = result.success ? keepProtoKeys(result.data, entry) : [];
       for (const path of badProto) findings.push({ path: ['hooks', index, ...path], at: 'value', code: 'invalid_type', message: `${fieldName(['hooks', index, ...path])} has the wrong type` });
       value.hooks!.push(result.success && badProto.length === 0 ? result.data : undefined);
-      if (!result.success) for (const issue of result.error.issues) findings.push(...mapIssue({ ...issue, path: ['hooks', index, ...issue.path] } as z.core.$ZodIssue, data));
+      if (!result.success) {
+        for (const issue of result.error.issues) findings.push(...mapIssue({ ...issue, path: ['hooks', index, ...issue.path] } as z.core.$ZodIssue, data));
+        const rescued = salvage(entry, result.error.issues);
+        if (rescued) (value.salvaged ??= [])[index] = rescued;
+      }
     });
   }
   return { value, findings };
+}
+
+/**
+ * A value that fits none of a union's shapes: the problems of the shape it
+ * was meant to have (a mapping for a mapping, a list for a list), so a typo
+ * in `match.command` is an unknown key with a "did you mean".
+ */
+function unionIssues(issue: z.core.$ZodIssue & { code: 'invalid_union' }, path: (string | number)[], root: unknown): SchemaFinding[] {
+  const input = valueAt(root, path);
+  const kind = Array.isArray(input) ? 'array' : input !== null && typeof input === 'object' ? 'object' : typeof input;
+  const branch = issue.errors.find((issues) => !issues.some((i) => i.path.length === 0 && i.code === 'invalid_type')) ?? issue.errors.find((issues) => issues.some((i) => i.path.length === 0 && i.code === 'invalid_type' && i.expected === kind));
+  if (!branch || branch.length === 0) {
+    return [{ path, at: 'value', code: 'invalid_type', message: `${fieldName(path)} has the wrong type (${typeName(input)})`, ...(path.includes('command') ? { hint: 'see match.command in docs/hooks-file.md' } : {}) }];
+  }
+  return branch.flatMap((i) => mapIssue({ ...i, path: [...path, ...i.path] } as z.core.$ZodIssue, root));
+}
+
+/** The hook with the keys its issues name left out, if it then parses (a few rounds, for nested problems). */
+function salvage(entry: unknown, issues: readonly z.core.$ZodIssue[]): RawHook | undefined {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return undefined;
+  let copy: unknown;
+  try {
+    copy = structuredClone(entry);
+  } catch {
+    return undefined;
+  }
+  let current = issues;
+  for (let round = 0; round < 4; round++) {
+    for (const issue of current) {
+      const path = issue.path as (string | number)[];
+      if (issue.code === 'unrecognized_keys') {
+        const parent = valueAt(copy, path);
+        if (parent && typeof parent === 'object') for (const key of issue.keys) delete (parent as Record<string, unknown>)[key];
+      } else if (path.length > 0) {
+        const parent = valueAt(copy, path.slice(0, -1));
+        if (parent && typeof parent === 'object') delete (parent as Record<string | number, unknown>)[path[path.length - 1]!];
+      } else return undefined;
+    }
+    const again = hookSchema.safeParse(copy);
+    if (again.success) return again.data;
+    current = again.error.issues;
+  }
+  return undefined;
 }
 
 // zod builds a record by assignment, which turns a "__proto__" key into the
@@ -201,6 +279,7 @@ function valueAt(root: unknown, path: JsonPath): unknown {
 
 function mapIssue(issue: z.core.$ZodIssue, root: unknown): SchemaFinding[] {
   const path = issue.path as (string | number)[];
+  if (issue.code === 'invalid_union') return unionIssues(issue, path, root);
   const field = fieldName(path);
   const input = valueAt(root, path);
   const last = path[path.length - 1];

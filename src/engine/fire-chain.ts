@@ -33,7 +33,7 @@ import { matchFailed } from './match-failure.js';
 
 /** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
 export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned?: PlannedFiring): Promise<Decision> {
-  const { decision, config, plan } = planned ?? (await planFiring(event, opts));
+  const { decision, config, plan } = planned ?? (await planFiring(event, opts, stringField(input, 'session_id')));
   const drains = event === 'after_turn' || event === 'session_end';
   if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 
@@ -122,7 +122,7 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
       continue;
     }
     payload ??= stringifyJson(f.envelope);
-    await runOneBlocking(f, hook, payload);
+    await runOneBlocking(f, hook, payload, verdict.verdict === 'run' ? verdict.command?.reason : undefined);
     if (f.chain.argsModified) {
       f.envelope = withArgs(f.envelope, f.chain.args);
       payload = undefined;
@@ -131,14 +131,14 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
 }
 
 /** Runs one blocking hook and applies its outcome to the chain, the trace and the run history. */
-async function runOneBlocking(f: Firing, hook: Hook, payload: string): Promise<void> {
+async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: string | undefined): Promise<void> {
   const ran = guarded(f, hook);
   const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
   if (f.chain.applied) f.chain.applied = [];
   const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);
   noteFailClosedBlock(f.decision, hook, ran, report);
-  f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [] });
+  f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [], ...(command ? { command } : {}) });
   recordRun(f.ctx.configDir, hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
 }
 

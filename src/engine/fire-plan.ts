@@ -13,6 +13,7 @@ import { matchHook } from '../core/match.js';
 import { type EventPlan, planEvent } from '../core/plan.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import type { FireOptions } from './fire.js';
+import { sessionDir, takeIgnored } from '../state/sessions.js';
 
 export interface PlannedFiring {
   decision: Decision;
@@ -20,9 +21,11 @@ export interface PlannedFiring {
   plan: EventPlan;
 }
 
-export async function planFiring(event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }): Promise<PlannedFiring> {
+/** sessionId: the decisions its non-blocking hooks wrote since its last firing (discarded) are reported here, once. */
+export async function planFiring(event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, sessionId = ''): Promise<PlannedFiring> {
   const decision = emptyDecision(event);
   const config = await loadConfig({ ...opts, cache: true });
+  if (sessionId) decision.warnings.push(...takeIgnored(sessionDir(config.configDir, sessionId)));
   decision.warnings.push(...config.warnings.filter((w) => FIRE_LOAD_WARNINGS.has(w.code) && (w.event === undefined || w.event === event)));
   if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) decision.project_trust = config.projectTrust;
   decision.warnings.push(...killSwitchWarnings(opts.switches, config.hooks).filter((w) => w.event === undefined || w.event === event));

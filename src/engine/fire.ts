@@ -51,9 +51,9 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   // Only now load the config reader; the runner and child_process only if a hook will run.
   const { planFiring, firingNeedsChain } = await import('./fire-plan.js');
   const withConfig = { ...opts, workspace, switches };
-  const planned = await planFiring(event, withConfig);
-  const { quietDormantNotices } = await import('../state/dormant-notice.js');
   const sessionId = typeof envelope.session_id === 'string' ? envelope.session_id : '';
+  const planned = await planFiring(event, withConfig, sessionId);
+  const { quietDormantNotices } = await import('../state/dormant-notice.js');
   if (!firingNeedsChain(planned, envelope, event, withConfig)) {
     quietDormantNotices(planned.decision, configDirOf(opts), sessionId);
     return withWarnings(planned.decision, shape);

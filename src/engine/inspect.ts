@@ -27,6 +27,8 @@ export interface PlannedHook {
   argv: string[] | null;
   cwd: string | null;
   env: Record<string, string> | null;
+  /** For a hook with match.command: the simple commands parsed, the one that matched, and why it failed closed if it did. */
+  command?: { simple_commands: string[]; matched: string | null; fail_closed: string | null };
 }
 
 export interface Resolution {
@@ -85,11 +87,14 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
   for (const hook of [...plan.blocking, ...plan.nonBlocking]) {
     const m = matchHook(hook, envelope);
     const switched = switchedOff(hook, switches) ? 'turned off by CHRYS_HOOKS=0' : skipReason(hook, switches);
+    const before = hooks.length;
     if (m.verdict === 'error') hooks.push(entry(hook, 'skipped', `${m.reason}; at run time its on_error applies`));
     else if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
     else if (switched) hooks.push(entry(hook, 'skipped', switched));
     else if (once.seen(hook)) hooks.push(entry(hook, 'skipped', `once_per_session: already ran in session ${ctx.sessionId}`));
     else hooks.push(entry(hook, 'run', null));
+    const c = m.verdict === 'run' || m.verdict === 'no_match' ? m.command : undefined;
+    if (c && hooks.length > before) hooks[hooks.length - 1]!.command = { simple_commands: c.commands, matched: c.matchedCommand ?? null, fail_closed: c.failClosed ?? null };
   }
   for (const hook of plan.disabled) hooks.push(entry(hook, 'disabled', 'enabled: false'));
   for (const { hook, reason } of config.skipped) {

@@ -18,14 +18,20 @@ export interface LintResult {
   given: Map<string, string>;
 }
 
-export async function lint(files: readonly string[], opts: GlobalOptions): Promise<LintResult> {
+export interface LintOptions extends GlobalOptions {
+  /** A missing script, prompt file or interpreter is a warning (`validate --allow-missing`), not an error. */
+  allowMissing?: boolean;
+}
+
+export async function lint(files: readonly string[], opts: LintOptions): Promise<LintResult> {
   const workspace = workspaceOf(opts);
-  return files.length > 0 ? lintNamed(files, workspace, configDirOf(opts)) : lintDiscovered(opts, workspace);
+  const missing = opts.allowMissing ? 'warning' : 'error';
+  return files.length > 0 ? lintNamed(files, workspace, configDirOf(opts), missing) : lintDiscovered(opts, workspace, missing);
 }
 
 /** Both discovered hooks files, as the load reads them, and the user settings file. */
-async function lintDiscovered(opts: GlobalOptions, workspace: string): Promise<LintResult> {
-  const found = await lintConfig({ ...opts, workspace });
+async function lintDiscovered(opts: GlobalOptions, workspace: string, missing: 'error' | 'warning'): Promise<LintResult> {
+  const found = await lintConfig({ ...opts, workspace }, missing);
   const diagnostics = [...found.diagnostics];
   const settings = findFirst(found.configDir, SETTINGS_FILE_NAMES);
   if (settings) diagnostics.push(...shadowDiagnostics([settings]), ...(await lintSettingsFile(settings)));
@@ -33,7 +39,7 @@ async function lintDiscovered(opts: GlobalOptions, workspace: string): Promise<L
 }
 
 /** Each named file, as a settings file by its name, else as the layer it lies in. */
-async function lintNamed(files: readonly string[], workspace: string, configDir: string): Promise<LintResult> {
+async function lintNamed(files: readonly string[], workspace: string, configDir: string, missing: 'error' | 'warning'): Promise<LintResult> {
   const targets: string[] = [];
   const diagnostics: Diagnostic[] = [];
   const given = new Map<string, string>();
@@ -47,7 +53,7 @@ async function lintNamed(files: readonly string[], workspace: string, configDir:
     targets.push(path);
     diagnostics.push(...shadowDiagnostics([path]).filter((s) => !diagnostics.some((d) => d.code === 'shadowed_file' && d.path === s.path)));
     if ((SETTINGS_FILE_NAMES as readonly string[]).includes(basename(path))) diagnostics.push(...(await lintSettingsFile(path)));
-    else diagnostics.push(...(await lintHooksFile(path, layerOf(path, workspace), { workspace, configDir })));
+    else diagnostics.push(...(await lintHooksFile(path, layerOf(path, workspace), { workspace, configDir, missing })));
   }
   return { files: targets, diagnostics, given };
 }

@@ -3,7 +3,7 @@
 // (`run.protocol: claude`: the hook input on stdin, exit 2 + stderr blocks,
 // JSON on stdout decides), so they run unchanged inside Claude Code too.
 
-import type { StarterFile } from './starter.js';
+import { DESTRUCTIVE_COMMANDS, type StarterFile } from './starter.js';
 
 export function starterClaudeHooksFile(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
@@ -15,15 +15,17 @@ export function starterClaudeHooksFile(schemaPath: string): string {
 # and lint the file with \`chrys-hooks validate\`.
 version: 1
 hooks:
-  # 1. A guard that blocks with exit 2 (stderr is the reason Claude sees).
-  - id: no-rm-rf
-    description: Block Bash commands that run rm -rf.
+  # 1. A shell guard answering permissionDecision "deny" on stdout.
+  #    match.command parses the Bash command line as the shell would (quotes,
+  #    chains, $(...), sudo, bash -c, xargs...): rm -r -f / is caught as surely
+  #    as rm -rf /, and rm -rf node_modules is let through.
+  - id: no-destructive-commands
+    description: Block rm -rf of /, ~, $HOME, .., force pushes to main, git reset --hard and git checkout -- .
     event: before_tool_call
     match:
-      tool_names: [Bash]
-    run:
+${DESTRUCTIVE_COMMANDS}    run:
       type: script
-      path: scripts/no_rm_rf.sh
+      path: scripts/block_command.sh
       protocol: claude
     execution:
       mode: blocking        # only blocking hooks can block or rewrite
@@ -87,16 +89,12 @@ hooks:
 
 export const STARTER_CLAUDE_SCRIPTS: readonly StarterFile[] = [
   {
-    path: 'scripts/no_rm_rf.sh',
+    path: 'scripts/block_command.sh',
     mode: 0o755,
     content: `#!/usr/bin/env bash
-# Claude Code PreToolUse guard: exit 2 blocks the call, stderr is the reason.
-input=$(cat)
-if printf '%s' "$input" | grep -Eq '"command"[[:space:]]*:[[:space:]]*"[^"]*rm[[:space:]]+-[a-zA-Z]*r[a-zA-Z]*f'; then
-  echo "rm -rf is not allowed here; delete files one by one" >&2
-  exit 2
-fi
-exit 0
+# Claude Code PreToolUse guard: match.command already found the command, so
+# deny it; Claude shows the reason. (Exit 2 with the reason on stderr blocks too.)
+printf '%s\\n' '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "this command destroys work (rm -rf of a root, a force push to main, git reset --hard or git checkout -- .): run it yourself if you mean it"}}'
 `,
   },
   {

@@ -9,6 +9,35 @@ export interface StarterFile {
   mode: number;
 }
 
+/**
+ * The `match.command` clauses of both starters' shell guard (docs/hooks-file.md,
+ * "match.command"), indented for a hook's `match:`. The dodge corpus
+ * (test/helpers/command-corpus.ts) is run against exactly these.
+ */
+export const DESTRUCTIVE_COMMANDS = `      command:
+        # rm -rf, -fr, -r -f, --recursive --force ... of /, ~, $HOME or .. (rm -rf node_modules is fine)
+        - program: rm
+          flags: [-r, -f]
+          args: { regex: '^(/|~|\\$HOME|\\.\\.)[/.*]*$' }   # then only /, . and *: /*, ~/, ../.., $HOME/*
+        # a force push (--force, -f, +branch, --force-with-lease) to main or master
+        - program: git
+          subcommand: push
+          flags: [--force]
+          args: { regex: '(^|:|\\+|refs/heads/)(main|master)$' }
+        - program: git
+          subcommand: push
+          flags: [--force-with-lease]
+          args: { regex: '(^|:|\\+|refs/heads/)(main|master)$' }
+        # throwing away uncommitted work
+        - program: git
+          subcommand: reset
+          flags: [--hard]
+        - program: git
+          subcommand: [checkout, restore]
+          args: ['.', ':/', '[*]']
+          not: [{ flags: [-b] }, { flags: [-B] }]   # git checkout -b x is fine
+`;
+
 export function starterHooksFile(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
 # chrys-hooks starter: one example per common job. Try one with
@@ -32,7 +61,22 @@ hooks:
       timeout_seconds: 5
       on_error: block       # if the guard itself fails, deny rather than allow
 
-  # 2. An argument rewrite: run scripts under ./scripts/ with --dry-run.
+  # 2. A shell guard: match.command parses the command line as the shell
+  #    would (quotes, chains, $(...), sudo, bash -c, xargs...), so rm -r -f /
+  #    is caught as surely as rm -rf /. The script only has to say no.
+  - id: no-destructive-commands
+    description: Block rm -rf of /, ~, $HOME, .., force pushes to main, git reset --hard and git checkout -- .
+    event: before_tool_call
+    match:
+${DESTRUCTIVE_COMMANDS}    run:
+      type: script
+      path: scripts/block_command.sh
+    execution:
+      mode: blocking
+      timeout_seconds: 5
+      on_error: block
+
+  # 3. An argument rewrite: run scripts under ./scripts/ with --dry-run.
   - id: shell-dry-run
     enabled: false          # delete this line to turn the example on
     description: Add --dry-run to shell commands that run ./scripts/.
@@ -48,7 +92,7 @@ hooks:
       mode: blocking
       timeout_seconds: 5
 
-  # 3. A prompt reminder: add the house rules to every prompt.
+  # 4. A prompt reminder: add the house rules to every prompt.
   - id: house-rules
     enabled: false
     description: Remind the model of the house rules on every prompt.
@@ -61,7 +105,7 @@ hooks:
       mode: blocking
       timeout_seconds: 5
 
-  # 4. Async telemetry: log every tool call without slowing the agent down.
+  # 5. Async telemetry: log every tool call without slowing the agent down.
   - id: tool-call-log
     enabled: false
     description: Append one line per finished tool call to a log.
@@ -72,7 +116,7 @@ hooks:
     execution:
       mode: async           # runs in the background; its decision is ignored
 
-  # 5. A durable follow-up: a minute after a conversation ends, run once.
+  # 6. A durable follow-up: a minute after a conversation ends, run once.
   #    fire queues it in the outbox; \`chrys-hooks drain-outbox\` runs it when due.
   - id: follow-up
     enabled: false
@@ -105,6 +149,15 @@ with open(os.environ["CHRYS_HOOK_PAYLOAD_FILE"], encoding="utf-8") as f:
 path = envelope.get("tool", {}).get("args", {}).get("path", "")
 with open(os.environ["CHRYS_HOOK_RESULT"], "w", encoding="utf-8") as f:
     json.dump({"action": "block", "reason": f"writes to {path} are not allowed: secrets live in the vault"}, f)
+`,
+  },
+  {
+    path: 'scripts/block_command.sh',
+    mode: 0o755,
+    content: `#!/usr/bin/env bash
+# A blocking shell guard: match.command already found the command; say no, and why.
+set -eu
+printf '{"action": "block", "reason": "this command destroys work (rm -rf of a root, a force push to main, git reset --hard or git checkout -- .): run it yourself if you mean it"}' > "$CHRYS_HOOK_RESULT"
 `,
   },
   {

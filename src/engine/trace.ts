@@ -18,6 +18,8 @@ export interface HookTrace {
   duration_ms?: number;
   /** Result keys that took effect. */
   applied?: string[];
+  /** How match.command matched: the simple commands parsed and which one matched (or why it failed closed). */
+  command?: string;
 }
 
 export interface Trace {

@@ -5,8 +5,8 @@
 
 import { isAbsolute, relative } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { type LintResult, lint } from './lint.js';
-import type { GlobalOptions } from '../config/locations.js';
+import { type LintOptions, type LintResult, lint } from './lint.js';
+
 
 export type ReportedDiagnostic = Omit<Diagnostic, 'event' | 'source'>;
 
@@ -31,6 +31,6 @@ export function validationReport(result: LintResult): ValidationReport {
 }
 
 /** Lints the named files (or the discovered ones) into the report. */
-export async function validateFiles(files: readonly string[], opts: GlobalOptions): Promise<ValidationReport> {
+export async function validateFiles(files: readonly string[], opts: LintOptions): Promise<ValidationReport> {
   return validationReport(await lint(files, opts));
 }

@@ -20,7 +20,7 @@ import type { RetryPolicy } from '../outbox/retry.js';
 import { parseJob } from '../outbox/job.js';
 import { readJobText } from '../outbox/store.js';
 import { recordRun } from '../state/history.js';
-import { type AsyncRun, finishRun, isCancelled, updateRun } from '../state/sessions.js';
+import { type AsyncRun, finishRun, isCancelled, noteIgnored, sessionDir as sessionDirOf, updateRun } from '../state/sessions.js';
 
 export interface WorkerRun {
   runId: string;
@@ -78,9 +78,21 @@ async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promis
       status = record.historyStatus;
     }
     if (record && !run.jobId) writeLog(ctx.configDir, run, record); // a durable job writes its own log
+    if (record?.result.kind === 'json' && ctx.sessionId) noteIgnoredDecision(ctx, run, record.result.value);
     if (status !== undefined) recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId, exit_code: record?.exitCode ?? null, duration_ms: record?.durationMs ?? null });
   } finally {
     if (sessionDir) finishRun(sessionDir, run.runId);
+  }
+}
+
+/** A decision this non-blocking hook wrote, noted for the session's next `fire` to report. */
+function noteIgnoredDecision(ctx: HookContext, run: WorkerRun, result: Parameters<typeof ignoredResult>[1]): void {
+  const at = new Date().toISOString();
+  const warnings = ignoredResult(run.hook, result).map((w) => ({ ...w, event: run.hook.event, message: `${w.message} (it ran on ${run.hook.event} at ${at})` }));
+  try {
+    noteIgnored(sessionDirOf(ctx.configDir, ctx.sessionId), run.runId, warnings);
+  } catch {
+    // best effort, like the log
   }
 }
 

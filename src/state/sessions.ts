@@ -9,6 +9,7 @@ import { processAlive } from '../run/process-group.js';
 import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { keyedName } from './keyed-name.js';
+import type { Warning } from '../core/diagnostics.js';
 
 export interface AsyncRun {
   run_id: string;
@@ -75,3 +76,35 @@ export function liveRuns(dir: string): AsyncRun[] {
 
 /** Marks a run cancelled: the worker files its durable job as pending, not failed (see session-drain.ts). */
 export const markCancelled = (dir: string, runId: string): void => writeFileSync(cancelPath(dir, runId), '', { mode: 0o600 });
+
+// A non-blocking hook's decision is discarded; the worker notes it here so
+// that the session's next `fire` reports it in its warnings (not only a log).
+const ignoredPath = (dir: string, runId: string): string => join(dir, `${runId}.ignored`);
+
+export function noteIgnored(dir: string, runId: string, warnings: readonly Warning[]): void {
+  if (warnings.length === 0) return;
+  ensureDir(dir);
+  writeFileAtomic(ignoredPath(dir, runId), JSON.stringify(warnings), { durable: false });
+}
+
+/** The ignored decisions noted since the session's last `fire`, oldest first; each is reported once. */
+export function takeIgnored(dir: string): Warning[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((f) => f.endsWith('.ignored')).sort();
+  } catch {
+    return [];
+  }
+  const out: Warning[] = [];
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      const list = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+      if (Array.isArray(list)) out.push(...(list as Warning[]).filter((w) => w && typeof w.message === 'string' && w.code === 'decision_ignored'));
+    } catch {
+      // half written or unreadable: dropped
+    }
+    rmSync(path, { force: true });
+  }
+  return out;
+}

@@ -228,7 +228,12 @@ describe('lintConfig', () => {
     expect(lint.files).toEqual([global, project]);
     expect(lint.diagnostics.map(summary)).toEqual([`script_not_found ${global}:4:32`, `script_not_found ${project}:4:32`, `duplicate_hook_id ${project}:2:9`]);
     const loaded = await loadConfig(l.opts({ checkFiles: true }));
-    expect(loaded.diagnostics).toEqual(lint.diagnostics);
+    // The same findings, except that for validate a missing script is an error (issue 20), for the load a warning.
+    const asLoaded = lint.diagnostics.map(({ hint: _hint, ...d }) => (d.code === 'script_not_found' ? { ...d, severity: 'warning' } : d));
+    expect(loaded.diagnostics).toEqual(asLoaded);
+    expect(lint.diagnostics.filter((d) => d.code === 'script_not_found').map((d) => d.severity)).toEqual(['error', 'error']);
+    const allowed = await lintConfig({ ...l.opts(), projectHooks: false }, 'warning');
+    expect(allowed.diagnostics.map(({ hint: _hint, ...d }) => d)).toEqual(asLoaded);
   });
 
   it('reads a file both layers name once, and reports a shadowed sibling and a missing --cwd', async () => {

@@ -116,3 +116,39 @@ const TOOL_KINDS: Readonly<Record<string, string>> = {
 };
 
 export const toolKindOf = (name: string): string | undefined => (Object.hasOwn(TOOL_KINDS, name) ? TOOL_KINDS[name] : undefined);
+
+/**
+ * Each agent's shell tool and the argument that holds its command line, for
+ * `match.command`. Cursor and Copilot are not spoken by `fire --protocol`
+ * yet; their names are here so that they plug in. An argument that is a list
+ * of strings (Codex `shell`: argv) is read as the command line that argv is.
+ */
+export const SHELL_TOOLS: readonly { agent: 'chrys' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot'; tool: string; arg: string }[] = [
+  { agent: 'chrys', tool: 'run_shell', arg: 'command' },
+  { agent: 'claude', tool: 'Bash', arg: 'command' },
+  { agent: 'codex', tool: 'shell', arg: 'command' },
+  { agent: 'codex', tool: 'exec_command', arg: 'cmd' },
+  { agent: 'codex', tool: 'local_shell', arg: 'command' },
+  { agent: 'gemini', tool: 'run_shell_command', arg: 'command' },
+  { agent: 'cursor', tool: 'Shell', arg: 'command' },
+  { agent: 'cursor', tool: 'beforeShellExecution', arg: 'command' },
+  { agent: 'copilot', tool: 'bash', arg: 'command' },
+  { agent: 'copilot', tool: 'run_in_terminal', arg: 'command' },
+];
+
+const argvLine = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+/**
+ * The command line a shell tool call runs: 'not_shell' for a tool that is no
+ * shell tool, 'missing' when its command argument is absent or not text.
+ */
+export function shellCommandOf(toolName: string, args: Readonly<Record<string, unknown>> | undefined): string | 'not_shell' | 'missing' {
+  const entry = SHELL_TOOLS.find((t) => t.tool === toolName);
+  if (!entry) return 'not_shell';
+  const value = args && Object.hasOwn(args, entry.arg) ? args[entry.arg] : undefined;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return argvLine(value as string[]);
+  return 'missing';
+}
+
+export const shellToolNames = (): string[] => SHELL_TOOLS.map((t) => t.tool);
