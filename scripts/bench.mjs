@@ -130,15 +130,15 @@ const rows = [
   row('lefthook, 1 command', 'node spawning /bin/true 1×'),
   row('lefthook, 10 commands', 'bash loop of 10 /bin/true'),
   row('fire, no hooks files', 'node -e 0', atMost(1.15)),
-  row('fire, 50 hooks of other events, cached', 'node -e 0', atMost(1.25)),
+  row('fire, 50 hooks of other events, cached', 'node -e 0', atMost(1.2)),
   row('fire, 50 hooks, after an edit (uncached)', 'node -e 0', atMost(1.8)),
-  row('fire, 1 blocking hook', 'node spawning /bin/true 1×', atMost(1.3)),
+  row('fire, 1 blocking hook', 'node spawning /bin/true 1×', atMost(1.25)),
   row('fire, 10 blocking hooks', 'node spawning /bin/true 10×', atMost(1.3)),
   { ...row('fire, 10 blocking hooks', 'lefthook, 10 commands'), name: 'fire, 10 blocking hooks vs lefthook' },
   { ...row('fire, 1 async hook, best effort', 'node -e 0 (async round)') },
   { ...row('fire, 1 async hook, durable', 'node -e 0 (async round)') },
-  row('validate, 1,000 hooks', 'node -e 0', atMost(3)),
-  row('serve, 10 blocking hooks (round trip)', 'lefthook, 10 commands', below(1)),
+  row('validate, 1,000 hooks', 'node -e 0', atMost(2.5)),
+  row('serve, 10 blocking hooks (round trip)', 'lefthook, 10 commands', atMost(0.5)),
 ];
 const p50 = median(serveNoMatch);
 rows.push(

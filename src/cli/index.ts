@@ -3,20 +3,12 @@
 // process.exitCode rather than calling process.exit(), so piped output is
 // never cut short.
 
-import { parseFastFire } from './fast-args.js';
-import { globalsFrom } from './globals.js';
-import { emit, reportError } from './output.js';
+import { runFastFire } from './fire-path.js';
 
 const argv = process.argv.slice(2);
-const fast = parseFastFire(argv);
-if (fast) {
-  try {
-    const { runFire } = await import('./fire.js');
-    process.exitCode = emit(await runFire([], fast, globalsFrom(fast)));
-  } catch (e) {
-    process.exitCode = reportError(e, 'fire');
-  }
-} else {
+const fired = await runFastFire(argv);
+if (fired !== undefined) process.exitCode = fired;
+else {
   const { main } = await import('./main.js');
   process.exitCode = await main(argv);
 }

@@ -21,12 +21,13 @@ export interface AtomicWriteOptions {
 /** The temp name: next to the target (a rename within one directory is atomic), with the writer's pid for sweepStaleTemp. */
 export const tempPathFor = (path: string): string => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
 
-export function writeFileAtomic(path: string, content: string, opts: AtomicWriteOptions): void {
+export function writeFileAtomic(path: string, content: string | Uint8Array, opts: AtomicWriteOptions): void {
   const tmp = tempPathFor(path);
   const fd = openSync(tmp, 'wx', opts.mode ?? 0o600);
   try {
     try {
-      writeSync(fd, content);
+      if (typeof content === 'string') writeSync(fd, content);
+      else writeSync(fd, content);
       if (opts.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -33,7 +33,7 @@ describe('fire: no hooks files', () => {
   it('never loads the YAML parser or zod (their chunks can be missing)', async () => {
     const s = sandbox();
     const pkg = s.packageCopy();
-    expect(pkg.removeParserChunks()).toHaveLength(3); // the yaml, js-yaml and zod chunks
+    expect(pkg.removeParserChunks()).toHaveLength(6); // the yaml, js-yaml and zod chunks, and the fire path's cold files
     const fast = await pkg.fire(EDIT);
     expect(fast.exitCode).toBe(0);
     expect(JSON.parse(fast.stdout).blocked).toBe(false);

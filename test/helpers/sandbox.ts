@@ -116,11 +116,13 @@ export class Sandbox {
         return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
       },
       removeParserChunks: () => {
-        const removed = readdirSync(chunks).filter((f) => {
-          const text = readFileSync(join(chunks, f), 'utf8');
+        // The ES module CLI's chunks, and the fire path's cold files (scripts/build.mjs).
+        const cold = join(copy, 'dist', 'cold');
+        const removed = [chunks, cold].flatMap((dir) => readdirSync(dir).map((f) => join(dir, f))).filter((path) => {
+          const text = readFileSync(path, 'utf8');
           return text.includes('Map keys must be unique') || text.includes('$ZodType') || text.includes('YAMLException');
         });
-        for (const f of removed) rmSync(join(chunks, f));
+        for (const path of removed) rmSync(path);
         return removed;
       },
     };

@@ -1,0 +1,96 @@
+// Compiling `fire`'s one-file bundle (dist/fire-path.cjs) with a V8 code
+// cache: every `fire` is a new process, and compiling the bundle's code is
+// most of what it costs beyond a bare `node` start (README "Performance").
+// The cache is written after a run, so it holds what that run compiled; a run
+// that started a hook writes the `hooks` tier, which then serves every run.
+// A cache that V8 rejects (another build, another Node, truncated, foreign)
+// is ignored and written again; a cache that cannot be written costs only
+// the next run its compile. Nothing here is ever an error.
+
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { ensureDir } from '../config/runtime-layout.js';
+import { writeFileAtomic } from '../state/atomic-write.js';
+
+export type CacheTier = 'hooks' | 'lean';
+const TIERS: readonly CacheTier[] = ['hooks', 'lean'];
+
+/** The bundle's own hash, from its first line (scripts/build.mjs writes it). */
+const KEY_LINE = /^\/\/ chrys-hooks fire path ([0-9a-f]+)\n/;
+
+export interface LoadedBundle {
+  exports: Record<string, unknown>;
+  /** Writes the cache when it was missing, rejected, or of a lower tier than this run compiled. */
+  finish: (tier: CacheTier) => void;
+  /** For tests and --explain: what was read. */
+  cache: { path: string; tier: CacheTier; rejected: boolean } | undefined;
+}
+
+/**
+ * Runs `file` as a CommonJS module compiled with the first cache found in
+ * `dirs` (in order); the cache is written to the first of `dirs` it can be.
+ */
+export function loadWithCodeCache(file: string, dirs: readonly string[]): LoadedBundle {
+  const source = readFileSync(file, 'utf8');
+  const key = KEY_LINE.exec(source)?.[1];
+  const name = (tier: CacheTier): string => `fire-path-${key}-${process.version}-${process.arch}.${tier}.v8`;
+  const found = key ? findCache(dirs, name) : undefined;
+  // The wrapper CommonJS gives a module, so the bundle runs as if required.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found ? { cachedData: found.data } : {}) });
+  const rejected = found !== undefined && script.cachedDataRejected === true;
+  const module = { exports: {} as Record<string, unknown> };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  return {
+    exports: module.exports,
+    cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
+    finish: (tier) => {
+      if (!key || (found && !rejected && (found.tier === 'hooks' || tier === 'lean'))) return;
+      if (rejected) rmSync(found.path, { force: true });
+      writeCache(script, dirs, name(tier));
+    },
+  };
+}
+
+function findCache(dirs: readonly string[], name: (tier: CacheTier) => string): { path: string; tier: CacheTier; data: Buffer } | undefined {
+  for (const tier of TIERS) {
+    for (const dir of dirs) {
+      const path = join(dir, name(tier));
+      try {
+        return { path, tier, data: readFileSync(path) };
+      } catch {
+        // not there (or unreadable): the next place
+      }
+    }
+  }
+  return undefined;
+}
+
+function writeCache(script: Script, dirs: readonly string[], name: string): void {
+  const data = script.createCachedData();
+  for (const dir of dirs) {
+    try {
+      ensureDir(dir);
+      writeFileAtomic(join(dir, name), data, { durable: false, mode: 0o644 });
+      return;
+    } catch {
+      // read-only install, full disk, a symlink where the directory should be: the next place
+    }
+  }
+}
+
+/**
+ * Where the cache may live: beside the bundle, then under the config dir's
+ * state/ (only where the config dir already has a hooks/ tree: a set-up with
+ * no hooks gets no files, CONTRACT §7).
+ */
+export function cacheDirsFor(file: string, configDir: string): string[] {
+  const dirs = [join(dirname(file), '.cache')];
+  if (existsSync(join(configDir, 'hooks'))) dirs.push(join(configDir, 'hooks', 'state', 'code-cache'));
+  return dirs;
+}
+
+/** The tier this process compiled: `hooks` once it has started a child process (a hook, the worker). */
+export const tierOfThisRun = (): CacheTier =>
+  (process as unknown as { moduleLoadList?: string[] }).moduleLoadList?.includes('NativeModule child_process') ? 'hooks' : 'lean';

@@ -1,0 +1,77 @@
+// bin/chrys-hooks runs `fire` from dist/fire-path.cjs with a V8 code cache.
+// Whatever state the cache or the bundle is in, the decision is the one the
+// ES module CLI gives, and nothing is an error.
+import { execa } from 'execa';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Sandbox, useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const EDIT = JSON.stringify({ event: 'before_tool_call', tool: { name: 'write_file', args: { path: 'config/.env' } } });
+const HOOKS = `hooks:
+  - id: no-env
+    event: before_tool_call
+    match:
+      args:
+        path: { regex: '\\.env$' }
+    run:
+      type: shell
+      shell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"no .env\\"}" > "$CHRYS_HOOK_RESULT"'
+    execution:
+      mode: blocking
+`;
+
+/** A copy of the built package; `fire` runs its bin (one fresh process each). */
+function install(s: Sandbox): { dist: string; fire: (args?: string[]) => Promise<{ exitCode: number; decision: any }> } {
+  const copy = join(s.root, 'pkg');
+  for (const part of ['bin', 'dist']) cpSync(resolve(part), join(copy, part), { recursive: true });
+  cpSync(resolve('package.json'), join(copy, 'package.json'));
+  rmSync(join(copy, 'dist', '.cache'), { recursive: true, force: true });
+  symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
+  const fire = async (args: string[] = []) => {
+    const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { input: EDIT, reject: false, env: s.env(), extendEnv: false });
+    return { exitCode: r.exitCode ?? -1, decision: JSON.parse(String(r.stdout)) };
+  };
+  return { dist: join(copy, 'dist'), fire };
+}
+const caches = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
+
+describe('the fire path bundle and its code cache', () => {
+  it('writes the cache beside dist/, upgrades it once a hook ran, and decides alike with and without it', async () => {
+    const s = sandbox();
+    s.globalHooks(HOOKS);
+    const pkg = install(s);
+    const first = await pkg.fire();
+    expect(first.decision).toMatchObject({ blocked: true, reason: 'no .env' });
+    expect(caches(join(pkg.dist, '.cache'))).toEqual([expect.stringMatching(/\.hooks\.v8$/)]);
+    const second = await pkg.fire();
+    expect(second.decision).toEqual(first.decision);
+  });
+
+  it('a corrupt cache is ignored and rewritten; a missing bundle falls back to the ES module CLI', async () => {
+    const s = sandbox();
+    s.globalHooks(HOOKS);
+    const pkg = install(s);
+    await pkg.fire();
+    const cacheDir = join(pkg.dist, '.cache');
+    const [name] = caches(cacheDir);
+    writeFileSync(join(cacheDir, name!), 'not a V8 code cache');
+    expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
+    expect(readFileSync(join(cacheDir, name!), 'utf8')).not.toBe('not a V8 code cache');
+    rmSync(join(pkg.dist, 'fire-path.cjs'));
+    expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
+  });
+
+  it('with a read-only dist/ the cache goes under the config dir, and with no hooks tree nowhere', async () => {
+    const s = sandbox();
+    const pkg = install(s);
+    // Unwritable even as root; with no hooks files fire writes nothing under the config dir (CONTRACT §7).
+    writeFileSync(join(pkg.dist, '.cache'), 'a file where the cache directory would be');
+    expect((await pkg.fire()).decision.blocked).toBe(false);
+    expect(readdirSync(s.configDir)).toEqual([]);
+    s.globalHooks(HOOKS);
+    expect((await pkg.fire()).decision.blocked).toBe(true);
+    expect(caches(join(s.configDir, 'hooks', 'state', 'code-cache'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,104 @@
+// The fire path's code cache on real files: written after a run, used by the
+// next, rewritten when V8 rejects it, upgraded to the hooks tier once, and
+// never an error when it cannot be written.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cacheDirsFor, loadWithCodeCache } from '../../src/cli/code-cache.js';
+
+function bundle(body = 'exports.answer = () => 42;'): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'chrys-cc-'));
+  const file = join(dir, 'fire-path.cjs');
+  writeFileSync(file, `// chrys-hooks fire path 0123abcd\n${body}\n`);
+  return { dir, file };
+}
+/** One load in a fresh node process (dist/fire-start.cjs, built by pretest): V8 skips the cache of a script it compiled already. */
+function loadInChild(file: string, dirs: string[], tier = 'lean'): { answer: number; cache: { tier: string; rejected: boolean } | null } {
+  const code = `const b = require(${JSON.stringify(resolve('dist/fire-start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(dirs)});
+process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache ?? null })); b.finish(${JSON.stringify(tier)});`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' }));
+}
+const cacheFiles = (dir: string): string[] => { try { return readdirSync(dir).sort(); } catch { return []; } };
+
+describe('loadWithCodeCache', () => {
+  it('a cache written by one process is accepted by the next', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    expect(loadInChild(file, [cache])).toEqual({ answer: 42, cache: null });
+    expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { tier: 'lean', rejected: false } });
+  });
+
+  it('runs the bundle as a CommonJS module, and writes the cache only when there was none', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    const first = loadWithCodeCache(file, [cache]);
+    expect((first.exports.answer as () => number)()).toBe(42);
+    expect(first.cache).toBeUndefined();
+    first.finish('lean');
+    const [name] = cacheFiles(cache);
+    expect(name).toBe(`fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`);
+    const second = loadWithCodeCache(file, [cache]);
+    expect(second.cache).toMatchObject({ tier: 'lean', rejected: false });
+    const before = statSync(join(cache, name!)).mtimeMs;
+    second.finish('lean');
+    expect(statSync(join(cache, name!)).mtimeMs).toBe(before);
+  });
+
+  it('a run that started hooks writes the hooks tier once, which then serves every run', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    loadWithCodeCache(file, [cache]).finish('lean');
+    loadWithCodeCache(file, [cache]).finish('hooks');
+    expect(cacheFiles(cache).map((n) => n.split('.').at(-2))).toEqual(['hooks', 'lean']);
+    const next = loadWithCodeCache(file, [cache]);
+    expect(next.cache?.tier).toBe('hooks');
+  });
+
+  it.each([
+    ['truncated', (data: Buffer) => data.subarray(0, Math.floor(data.length / 2))],
+    ['foreign bytes', (data: Buffer) => Buffer.alloc(data.length, 7)],
+    ['empty', () => Buffer.alloc(0)],
+  ])('a %s cache is rejected, the bundle still runs, and the cache is written anew', (_what, spoil) => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    loadWithCodeCache(file, [cache]).finish('lean');
+    const path = join(cache, cacheFiles(cache)[0]!);
+    const good = readFileSync(path);
+    writeFileSync(path, spoil(good));
+    expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { rejected: true } });
+    expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { tier: 'lean', rejected: false } });
+  });
+
+  it('a cache of another build (another bundle text) is not read: the key is the bundle hash', () => {
+    const a = bundle();
+    const cache = join(a.dir, '.cache');
+    loadWithCodeCache(a.file, [cache]).finish('lean');
+    writeFileSync(a.file, '// chrys-hooks fire path 99999999\nexports.answer = () => 43;\n');
+    const other = loadWithCodeCache(a.file, [cache]);
+    expect(other.cache).toBeUndefined();
+    expect((other.exports.answer as () => number)()).toBe(43);
+  });
+
+  it('falls back to the next directory when the first cannot be written, and is silent when none can', () => {
+    const { dir, file } = bundle();
+    const blocked = join(dir, 'not-a-dir');
+    writeFileSync(blocked, '');
+    const second = join(dir, 'second');
+    loadWithCodeCache(file, [blocked, second]).finish('lean');
+    expect(cacheFiles(second)).toHaveLength(1);
+    expect(loadWithCodeCache(file, [blocked, second]).cache?.path).toContain(second);
+    const none = loadWithCodeCache(file, [blocked]);
+    expect(() => none.finish('lean')).not.toThrow();
+  });
+
+  it('cacheDirsFor offers the config dir only where it already has a hooks tree', () => {
+    const { dir, file } = bundle();
+    const config = join(dir, 'config');
+    expect(cacheDirsFor(file, config)).toEqual([join(dir, '.cache')]);
+    mkdirSync(join(config, 'hooks'), { recursive: true });
+    chmodSync(join(config, 'hooks'), 0o700);
+    expect(cacheDirsFor(file, config)).toEqual([join(dir, '.cache'), join(config, 'hooks', 'state', 'code-cache')]);
+  });
+});
