@@ -65,7 +65,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'NO_COLOR', about: 'plain output, as --no-color' },
   { name: 'CHRYS_HOOKS_FAIL_CLOSED', about: '1: as `fire --fail-closed` (also for `serve` and the API), an internal error, an invalid hooks file, a changed trusted project layer, a skipped or failing hook of the event, or refused input blocks a guarded event' },
   { name: 'CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID', about: 'set for `run.protocol` hooks (the workspace; the session id), as the agent sets them' },
-  { name: 'CHRYS_HOOKS', about: '0/false/no/off: every hook is off (fire warns hooks_disabled); global hooks with locked: true still run; any other value but 1/true/yes/on warns kill_switch_invalid and leaves hooks on' },
+  { name: 'CHRYS_HOOKS', about: '0/false/no/off: every hook is off, each that matches listed skipped (fire warns hooks_disabled); global hooks with locked: true still run; any other value but 1/true/yes/on warns kill_switch_invalid and leaves hooks on' },
   { name: 'CHRYS_HOOKS_SKIP', about: 'id1,id2: skip those hooks (listed skipped, reason "skipped by CHRYS_HOOKS_SKIP"); not locked ones; an unknown id warns skip_unknown_hook' },
   { name: 'CHRYS_HOOKS_DEBUG', about: 'set (not 0): fire traces on stderr as with --explain; an internal error (exit 70) also prints its stack trace' },
 ];

@@ -13,7 +13,8 @@ export type MatchVerdict =
   /** command: how match.command matched (the parsed simple commands, which one matched, or why it failed closed). */
   | { verdict: 'run'; command?: CommandVerdict }
   | { verdict: 'no_match'; reason: string; command?: CommandVerdict }
-  | { verdict: 'skipped'; reason: string }
+  /** rule: which clause said no (a skip, not a non-match: the user can see why nothing ran). */
+  | { verdict: 'skipped'; reason: string; rule: 'session_kinds' | 'max_context_tokens' }
   /** Matching itself failed (a regex ran out of time): the hook's on_error applies. */
   | { verdict: 'error'; reason: string };
 
@@ -81,14 +82,14 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
   if (m.session_kinds && m.session_kinds.length > 0) {
     const kind = str(envelope.session_kind) ?? 'interactive';
     if (!m.session_kinds.includes(kind)) {
-      return { verdict: 'skipped', reason: `session_kind is \`${kind}\`, hook runs only for ${m.session_kinds.map((k) => `\`${k}\``).join(', ')}` };
+      return { verdict: 'skipped', rule: 'session_kinds', reason: `session_kind is \`${kind}\`, hook runs only for ${m.session_kinds.map((k) => `\`${k}\``).join(', ')}` };
     }
   }
   if (m.max_context_tokens !== undefined) {
     const raw = envelope.context_tokens;
     const tokens = raw instanceof JsonNumber ? raw.toNumber() : undefined;
     if (tokens !== undefined && tokens > m.max_context_tokens) {
-      return { verdict: 'skipped', reason: `context_tokens ${raw instanceof JsonNumber ? raw.raw : ''} is above max_context_tokens ${m.max_context_tokens}` };
+      return { verdict: 'skipped', rule: 'max_context_tokens', reason: `context_tokens ${raw instanceof JsonNumber ? raw.raw : ''} is above max_context_tokens ${m.max_context_tokens}` };
     }
   }
   return command === undefined ? { verdict: 'run' } : { verdict: 'run', command };

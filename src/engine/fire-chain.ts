@@ -5,13 +5,13 @@
 import { type Hook, settingValues } from '../core/config.js';
 import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
 import type { Warning } from '../core/diagnostics.js';
-import { type KillSwitches, skipReason } from '../core/kill-switch.js';
+import type { KillSwitches } from '../core/kill-switch.js';
+import { type Gate, gate } from '../core/gate.js';
 import { stringField } from '../core/envelope.js';
 import { failClosedHook, noteFailClosedBlock } from '../core/fail-closed.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
 import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
-import { matchHook } from '../core/match.js';
 import { newJob, writeJob } from '../outbox/job.js';
 import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
@@ -86,43 +86,44 @@ interface Firing {
   failClosed: boolean;
 }
 
-const noMatch = (f: Firing, hook: Hook, reason: string): void => {
-  f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: reason });
-};
+/** The gate's answer for a hook at this point of the firing (core/gate.ts); `stamped` once its once-per-session claim failed. */
+const gateOf = (f: Firing, hook: Hook, stamped = false): Gate =>
+  gate({ hook, envelope: f.envelope, switches: f.switches, once: { sessionId: f.ctx.sessionId, stamped }, blockedBy: f.decision.blocked ? f.decision.blocked_by : undefined });
+
+/** Reports a hook the gate did not let run: not listed (no match), listed skipped / not run, or failed (matching failed: its on_error applies). */
+function reportGated(f: Firing, hook: Hook, g: Extract<Gate, { run: false }>): void {
+  if (g.status === 'no_match' || g.status === 'disabled') {
+    f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'no_match', detail: g.reason });
+  } else if (g.status === 'failed') {
+    const ran = guarded(f, hook);
+    const report = matchFailed(f.chain, ran, g.reason);
+    f.decision.hooks.push(report);
+    noteFailClosedBlock(f.decision, hook, ran, report);
+  } else {
+    reportUnrun(f.decision, hook, g.status, g.reason, f.trace);
+  }
+}
+
+/** Stamps once_per_session; when the stamp was already taken, the gate's skip for it. */
+function claimOnce(f: Firing, hook: Hook, owner?: string): Extract<Gate, { run: false }> | undefined {
+  if (!f.once.claim(hook, owner)) return undefined;
+  const g = gateOf(f, hook, true);
+  return g.run ? undefined : g;
+}
 
 /** The blocking chain: each hook matched against the envelope as modified so far; a block stops it. */
 async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
   // The envelope as JSON, written again only when a hook changed the args.
   let payload: string | undefined;
   for (const hook of hooks) {
-    const verdict = matchHook(hook, f.envelope);
-    if (f.decision.blocked) {
-      if (verdict.verdict !== 'no_match') reportUnrun(f.decision, hook, 'not_run', notRunReason(f.decision), f.trace);
-      continue;
-    }
-    if (verdict.verdict === 'no_match') {
-      noMatch(f, hook, verdict.reason);
-      continue;
-    }
-    const skip = skipReason(hook, f.switches) ?? (verdict.verdict === 'skipped' ? verdict.reason : undefined);
-    if (skip) {
-      reportUnrun(f.decision, hook, 'skipped', skip, f.trace);
-      continue;
-    }
-    if (verdict.verdict === 'error') {
-      const ran = guarded(f, hook);
-      const report = matchFailed(f.chain, ran, verdict.reason);
-      f.decision.hooks.push(report);
-      noteFailClosedBlock(f.decision, hook, ran, report);
-      continue;
-    }
-    const onceSkip = f.once.claim(hook);
-    if (onceSkip) {
-      reportUnrun(f.decision, hook, 'skipped', onceSkip, f.trace);
+    const g = gateOf(f, hook);
+    const refused = g.run ? claimOnce(f, hook) : g;
+    if (refused) {
+      reportGated(f, hook, refused);
       continue;
     }
     payload ??= stringifyJson(f.envelope);
-    await runOneBlocking(f, hook, payload, verdict.verdict === 'run' ? verdict.command?.reason : undefined);
+    await runOneBlocking(f, hook, payload, g.run ? g.command?.reason : undefined);
     if (f.chain.argsModified) {
       f.envelope = withArgs(f.envelope, f.chain.args);
       payload = undefined;
@@ -148,20 +149,11 @@ const guarded = (f: Firing, hook: Hook): Hook => (f.failClosed ? failClosedHook(
 /** Reports or queues each matching non-blocking hook; returns the runs to hand to the worker. */
 function startNonBlockingHooks(f: Firing, hooks: readonly Hook[]): WorkerRun[] {
   const handoff: WorkerRun[] = [];
-  const skipped = (hook: Hook, reason: string, status: 'skipped' | 'not_run' = 'skipped'): void => reportUnrun(f.decision, hook, status, reason, f.trace);
   const session = f.ctx.sessionId ? sessionDir(f.ctx.configDir, f.ctx.sessionId) : undefined;
   for (const hook of hooks) {
-    const verdict = matchHook(hook, f.envelope);
-    if (verdict.verdict === 'no_match') {
-      noMatch(f, hook, verdict.reason);
-      continue;
-    }
-    const switchSkip = skipReason(hook, f.switches);
-    if (f.decision.blocked) skipped(hook, notRunReason(f.decision), 'not_run');
-    else if (switchSkip) skipped(hook, switchSkip);
-    else if (verdict.verdict === 'skipped') skipped(hook, verdict.reason);
-    else if (verdict.verdict === 'error') f.decision.hooks.push(matchFailed(f.chain, hook, verdict.reason));
-    else startNonBlocking(hook, { envelope: f.envelope, ctx: f.ctx, once: f.once, decision: f.decision, handoff, sessionDir: session, trace: f.trace });
+    const g = gateOf(f, hook);
+    if (!g.run) reportGated(f, hook, g);
+    else startNonBlocking(hook, { firing: f, handoff, sessionDir: session });
   }
   return handoff;
 }
@@ -173,23 +165,20 @@ function reportUnrun(decision: Decision, hook: Hook, status: HookStatus, reason?
 }
 
 interface NonBlockingContext {
-  envelope: JsonObject;
-  ctx: HookContext;
-  once: OnceGuard;
-  decision: Decision;
+  firing: Firing;
   handoff: WorkerRun[];
   sessionDir: string | undefined;
-  trace: Trace | undefined;
 }
 
 /** Queues (delayed durable), or hands to the worker, one matching non-blocking hook. */
-function startNonBlocking(hook: Hook, c: NonBlockingContext): void {
-  const report = (status: HookStatus, reason?: string): void => reportUnrun(c.decision, hook, status, reason, c.trace);
+function startNonBlocking(hook: Hook, { firing: f, handoff, sessionDir }: NonBlockingContext): void {
+  const c = { envelope: f.envelope, ctx: f.ctx, once: f.once, decision: f.decision, handoff, sessionDir };
+  const report = (status: HookStatus, reason?: string): void => reportUnrun(c.decision, hook, status, reason, f.trace);
   const now = new Date();
   const delay = hook.execution.delay_seconds;
   const job = hook.execution.delivery === 'durable' ? newJob(hook, c.envelope, now, delay > 0 ? new Date(now.getTime() + delay * 1000) : undefined) : undefined;
-  const onceSkip = c.once.claim(hook, job?.job_id ?? '');
-  if (onceSkip) return report('skipped', onceSkip);
+  const taken = claimOnce(f, hook, job?.job_id ?? '');
+  if (taken) return reportGated(f, hook, taken);
   let jobId: string | undefined;
   if (job) {
     try {
@@ -233,8 +222,6 @@ async function drainSession(event: EventName, ctx: HookContext, graceSeconds: nu
   const ids = [...new Set(left.map((r) => r.hook_id))].map((id) => `"${id}"`).join(', ');
   return [{ code: 'async_hooks_still_running', message: `after_turn stopped waiting after ${AFTER_TURN_MAX_WAIT_MS / 1000} s for async hooks still running (${ids}); they run on, and session_end waits for them` }];
 }
-
-const notRunReason = (d: Decision): string => `not run: hook "${d.blocked_by?.id}" (${d.blocked_by?.source}) blocked first`;
 
 function withArgs(envelope: JsonObject, args: unknown): JsonObject {
   const tool = isJsonObject(envelope.tool) ? envelope.tool : {};

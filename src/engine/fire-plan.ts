@@ -6,10 +6,10 @@
 import type { Decision } from '../core/decide.js';
 import { emptyDecision } from '../core/decide.js';
 import { FIRE_LOAD_WARNINGS } from '../core/diagnostics.js';
-import { type KillSwitches, killSwitchWarnings, switchedOff } from '../core/kill-switch.js';
+import { type KillSwitches, killSwitchWarnings } from '../core/kill-switch.js';
 import type { EventName } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
-import { matchHook } from '../core/match.js';
+import { gate } from '../core/gate.js';
 import { type EventPlan, planEvent } from '../core/plan.js';
 import { type LoadedConfig, loadConfig } from '../config/load.js';
 import type { FireOptions } from './fire.js';
@@ -30,16 +30,21 @@ export async function planFiring(event: EventName, opts: FireOptions & { workspa
   if (config.sources.some((src) => src.layer === 'project' && src.state !== 'missing' && src.state !== 'same-file')) decision.project_trust = config.projectTrust;
   decision.warnings.push(...killSwitchWarnings(opts.switches, config.hooks).filter((w) => w.event === undefined || w.event === event));
   if (opts.trace) Object.assign(opts.trace, { sources: config.sources, trust: decision.project_trust });
-  return { decision, config, plan: planEvent(config.hooks.filter((h) => !switchedOff(h, opts.switches)), event) };
+  return { decision, config, plan: planEvent(config.hooks, event) };
 }
 
 /**
  * Whether anything can happen beyond the planned decision: a drain, a trace, or a hook
- * that matches (or is skipped) against the envelope as given. When none
+ * the gate lets run or lists (skipped) against the envelope as given. When none
  * matches it, none runs, so the arguments never change and none matches later.
  */
-export function firingNeedsChain(planned: PlannedFiring, envelope: JsonObject, event: EventName, opts: FireOptions): boolean {
+export function firingNeedsChain(planned: PlannedFiring, envelope: JsonObject, event: EventName, opts: FireOptions & { switches: KillSwitches }): boolean {
   // --explain reports every hook's verdict, so it always walks the chain.
   if (opts.trace || event === 'after_turn' || event === 'session_end') return true;
-  return [...planned.plan.blocking, ...planned.plan.nonBlocking].some((hook) => matchHook(hook, envelope).verdict !== 'no_match');
+  // The once stamp is not read here: it can only turn a run into a skip, which is listed too.
+  const once = { sessionId: '', stamped: false };
+  return [...planned.plan.blocking, ...planned.plan.nonBlocking].some((hook) => {
+    const g = gate({ hook, envelope, switches: opts.switches, once });
+    return g.run || g.status !== 'no_match';
+  });
 }

@@ -42,8 +42,7 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   const found = discover({ ...opts, workspace });
   const shape = [...envelopeShapeWarnings(envelope, event), ...(await enclosingWarning(opts, found.configDir, workspace, agentCwdOf(parsed) ?? envelopeCwd))];
   const switches = opts.switches ?? killSwitchesFrom(process.env);
-  // Locked hooks live only in the global file: with CHRYS_HOOKS=0 and none, nothing can run.
-  if (!found.globalPath && (!found.projectPath || switches.off)) {
+  if (!found.globalPath && !found.projectPath) {
     const decision = emptyDecision(event);
     if (switches.off) decision.warnings.push(hooksDisabledWarning([], switches.value));
     return withWarnings(decision, shape, configDirWarning(opts), workspaceWarning(opts), killSwitchValueWarnings(switches));

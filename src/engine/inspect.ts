@@ -1,5 +1,5 @@
 // What would run and why, without running anything: the data behind
-// `resolve` and `list`. Uses the same loader, planner and matcher as `fire`.
+// `resolve` and `list`. Uses the same loader, planner and gate as `fire`.
 
 import type { Hook, Layer, Mode, Settings } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
@@ -7,8 +7,9 @@ import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.j
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
 import type { ProjectTrust } from '../core/trust.js';
-import { describeMatch, matchHook } from '../core/match.js';
-import { killSwitchWarnings, killSwitchesFrom, skipReason, switchedOff } from '../core/kill-switch.js';
+import { describeMatch } from '../core/match.js';
+import { gate } from '../core/gate.js';
+import { type KillSwitches, killSwitchWarnings, killSwitchesFrom } from '../core/kill-switch.js';
 import { planEvent } from '../core/plan.js';
 import { type LoadedConfig, type Source, loadConfig } from '../config/load.js';
 import { type GlobalOptions, workspaceOf } from '../config/locations.js';
@@ -44,7 +45,8 @@ export interface Resolution {
 
 const TEMP_FILE = '(a 0600 temp file created for each run)';
 
-export async function resolvePlan(input: string | undefined, opts: GlobalOptions & { event?: string }): Promise<Resolution> {
+/** switches: CHRYS_HOOKS / CHRYS_HOOKS_SKIP, read from the environment when absent. */
+export async function resolvePlan(input: string | undefined, opts: GlobalOptions & { event?: string; switches?: KillSwitches }): Promise<Resolution> {
   const parsed = input !== undefined || opts.event !== undefined ? parseEnvelope(input ?? '', opts.event) : undefined;
   const envelopeCwd = typeof parsed?.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
@@ -82,21 +84,16 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
     hookOf.set(planned, hook);
     return planned;
   };
-  const switches = killSwitchesFrom(process.env);
+  const switches = opts.switches ?? killSwitchesFrom(process.env);
   base.warnings = [...base.warnings, ...killSwitchWarnings(switches, config.hooks)];
-  for (const hook of [...plan.blocking, ...plan.nonBlocking]) {
-    const m = matchHook(hook, envelope);
-    const switched = switchedOff(hook, switches) ? 'turned off by CHRYS_HOOKS=0' : skipReason(hook, switches);
-    const before = hooks.length;
-    if (m.verdict === 'error') hooks.push(entry(hook, 'skipped', `${m.reason}; at run time its on_error applies`));
-    else if (m.verdict !== 'run') hooks.push(entry(hook, m.verdict, m.reason));
-    else if (switched) hooks.push(entry(hook, 'skipped', switched));
-    else if (once.seen(hook)) hooks.push(entry(hook, 'skipped', `once_per_session: already ran in session ${ctx.sessionId}`));
-    else hooks.push(entry(hook, 'run', null));
-    const c = m.verdict === 'run' || m.verdict === 'no_match' ? m.command : undefined;
-    if (c && hooks.length > before) hooks[hooks.length - 1]!.command = { simple_commands: c.commands, matched: c.matchedCommand ?? null, fail_closed: c.failClosed ?? null };
+  // The same gate as `fire`, with nothing run: no hook has blocked and the envelope is as given.
+  for (const hook of [...plan.blocking, ...plan.nonBlocking, ...plan.disabled]) {
+    const g = gate({ hook, envelope, switches, once: { sessionId: ctx.sessionId, stamped: once.seen(hook) } });
+    const planned = g.run ? entry(hook, 'run', null) : entry(hook, g.status === 'failed' ? 'skipped' : (g.status as PlannedHook['verdict']), g.status === 'failed' ? `${g.reason}; at run time its on_error applies` : g.reason);
+    const c = g.command;
+    if (c) planned.command = { simple_commands: c.commands, matched: c.matchedCommand ?? null, fail_closed: c.failClosed ?? null };
+    hooks.push(planned);
   }
-  for (const hook of plan.disabled) hooks.push(entry(hook, 'disabled', 'enabled: false'));
   for (const { hook, reason } of config.skipped) {
     if (hook.event === parsed.event) hooks.push(entry(hook, 'skipped', reason));
   }

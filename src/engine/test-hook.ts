@@ -7,7 +7,7 @@ import { type Chain, type Decision, applyOutcome, emptyDecision, ignoredResult }
 import type { Warning } from '../core/diagnostics.js';
 import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.js';
 import { ChrysError } from '../core/errors.js';
-import { type EventName, closest, eventSpec, lookupEvent } from '../core/events.js';
+import { type EventName, closest, eventSpec, eventSpecFor, lookupEvent } from '../core/events.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
 import { describeMatch, matchHook } from '../core/match.js';
 import { loadConfig } from '../config/load.js';
@@ -15,7 +15,10 @@ import { type GlobalOptions, workspaceOf } from '../config/locations.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { TempFiles } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
-import { agentToEnvelope } from '../core/protocols/inbound.js';
+import { AGENT_PROTOCOL_KEY, agentToEnvelope } from '../core/protocols/inbound.js';
+import { gate } from '../core/gate.js';
+import { type KillSwitches, killSwitchesFrom } from '../core/kill-switch.js';
+import { OnceGuard } from '../state/once.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
 import { toolMatches } from '../core/tool-matcher.js';
 
@@ -25,6 +28,8 @@ export interface TestOptions extends GlobalOptions {
   /** The input is this agent's hook input (and --event one of its event names), mapped as `fire --protocol` maps it. */
   protocol?: AgentProtocol;
   source?: Layer;
+  /** CHRYS_HOOKS / CHRYS_HOOKS_SKIP, for the note on whether `fire` would run the hook; read from the environment when absent. */
+  switches?: KillSwitches;
 }
 
 export interface TestReport {
@@ -61,10 +66,12 @@ export async function testHook(hookId: string, opts: TestOptions): Promise<TestR
   const envelope = completeEnvelope(parsed.envelope, parsed.event, workspace, new Date());
   const ctx: HookContext = { configDir: config.configDir, workspace, sessionId: stringField(envelope, 'session_id'), profile: stringField(envelope, 'profile') };
   const m = matchHook(hook, envelope);
+  const once = new OnceGuard(config.configDir, ctx.sessionId);
+  const g = gate({ hook, envelope, switches: opts.switches ?? killSwitchesFrom(process.env), once: { sessionId: ctx.sessionId, stamped: once.seen(hook) } });
   const notes: string[] = [];
   if (!hook.enabled) notes.push('the hook is disabled (enabled: false)');
   if (parsed.event !== hook.event) notes.push(`the hook listens to ${hook.event}, not ${parsed.event}`);
-  if (m.verdict !== 'run') notes.push(`it would not run for this envelope (${m.reason})`);
+  if (!g.run && g.status !== 'disabled') notes.push(`it would not run for this envelope (${g.reason})`);
 
   const invocation = resolveInvocation(hook, ctx);
   const temp = new TempFiles(config.configDir);
@@ -72,7 +79,9 @@ export async function testHook(hookId: string, opts: TestOptions): Promise<TestR
   temp.cleanup();
   const decision = emptyDecision(parsed.event);
   const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;
-  const chain: Chain = { decision, args: tool?.args, argsModified: false, applied: [] };
+  // The event's rules as `fire` applies them: an agent protocol can gate a stop.
+  const agentProtocol = typeof envelope[AGENT_PROTOCOL_KEY] === 'string' ? (envelope[AGENT_PROTOCOL_KEY] as string) : undefined;
+  const chain: Chain = { decision, args: tool?.args, argsModified: false, spec: eventSpecFor(parsed.event, agentProtocol), applied: [] };
   if (hook.execution.mode === 'blocking') {
     decision.hooks.push(applyOutcome(chain, hook, record));
     if (chain.argsModified) decision.args = chain.args ?? null;

@@ -21,6 +21,7 @@ import { killGroup } from '../run/process-group.js';
 import { runtimeDir } from '../config/runtime-layout.js';
 import { TempFiles, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
+import { NO_SWITCHES, gate } from '../core/gate.js';
 import { withJobLock } from './claim.js';
 import { HookFinder, type LoadMemo, projectWorkspace } from './find-hook.js';
 import { HistoryBatch } from './history-batch.js';
@@ -176,8 +177,13 @@ export class Drainer {
       profile,
     };
     const once = new OnceGuard(this.configDir, sessionId);
-    // The loop guard: a once-per-session follow-up runs only as the job that stamped it (a deferred retry included).
-    const refuse = (): string | undefined => (hook.execution.once_per_session ? once.claim(hook, fileId) : undefined);
+    // The gate as for a queued job (core/gate.ts): the loop guard is once_per_session, a follow-up
+    // running only as the job that stamped it (a deferred retry included).
+    const ask = (payload: Job['payload'], stamped: boolean): string | undefined => {
+      const g = gate({ hook, envelope: payload, switches: NO_SWITCHES, once: { sessionId, stamped }, queued: true });
+      return g.run ? undefined : g.reason;
+    };
+    const refuse = (job: Job): string | undefined => ask(job.payload, false) ?? (once.claim(hook, fileId) ? ask(job.payload, true) : undefined);
     let result: JobRun;
     try {
       result = await runDurableJob(this.configDir, fileId, hook, ctx, this.temp, {

@@ -192,11 +192,12 @@ describe('kill switches', () => {
     const s = sandbox();
     s.globalHooks(GLOBAL(false));
     const off = (await s.fire(EDIT, [], { env: { CHRYS_HOOKS: '0' } })).decision;
-    expect(off.hooks).toEqual([]);
+    const turnedOff = { status: 'skipped', reason: 'turned off by CHRYS_HOOKS=0', exit_code: null };
+    expect(off.hooks).toMatchObject([{ id: 'guard', ...turnedOff }, { id: 'lint', ...turnedOff }]);
     expect(off.warnings).toMatchObject([{ code: 'hooks_disabled' }]);
     s.globalHooks(GLOBAL(true));
     const locked = (await s.fire(EDIT, [], { env: { CHRYS_HOOKS: '0' } })).decision;
-    expect(locked.hooks).toMatchObject([{ id: 'guard', status: 'ok' }]);
+    expect(locked.hooks).toMatchObject([{ id: 'guard', status: 'ok' }, { id: 'lint', ...turnedOff }]);
     expect(locked.warnings.map((w: any) => w.code)).toEqual(['hooks_disabled', 'hook_locked']);
   });
 

@@ -89,13 +89,13 @@ describe('argument operators', () => {
 describe('session_kinds and max_context_tokens', () => {
   it('defaults session_kind to interactive', () => {
     expect(verdict({ session_kinds: ['interactive'] }, '{}').verdict).toBe('run');
-    expect(verdict({ session_kinds: ['cron'] }, '{}')).toEqual({ verdict: 'skipped', reason: 'session_kind is `interactive`, hook runs only for `cron`' });
+    expect(verdict({ session_kinds: ['cron'] }, '{}')).toEqual({ verdict: 'skipped', rule: 'session_kinds', reason: 'session_kind is `interactive`, hook runs only for `cron`' });
   });
 
   it('skips only above the limit: equal to it still runs', () => {
     expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":100}').verdict).toBe('run');
     expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":99}').verdict).toBe('run');
-    expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":101}')).toEqual({ verdict: 'skipped', reason: 'context_tokens 101 is above max_context_tokens 100' });
+    expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":101}')).toEqual({ verdict: 'skipped', rule: 'max_context_tokens', reason: 'context_tokens 101 is above max_context_tokens 100' });
     expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":"900"}').verdict).toBe('run');
   });
 
@@ -174,13 +174,13 @@ describe('bounded argument regexes', () => {
 
 describe('session_kinds and context_tokens reasons', () => {
   it('lists every kind the hook runs for', () => {
-    expect(verdict({ session_kinds: ['cron', 'ci'] }, '{"session_kind":"interactive"}')).toEqual({ verdict: 'skipped', reason: 'session_kind is `interactive`, hook runs only for `cron`, `ci`' });
+    expect(verdict({ session_kinds: ['cron', 'ci'] }, '{"session_kind":"interactive"}')).toEqual({ verdict: 'skipped', rule: 'session_kinds', reason: 'session_kind is `interactive`, hook runs only for `cron`, `ci`' });
     expect(verdict({ session_kinds: ['cron', 'ci'] }, '{"session_kind":"ci"}').verdict).toBe('run');
     expect(verdict({ session_kinds: ['interactive'] }, '{"session_kind":5}').verdict).toBe('run');
   });
 
   it('quotes the token count as the agent sent it', () => {
-    expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":1.5e3}')).toEqual({ verdict: 'skipped', reason: 'context_tokens 1.5e3 is above max_context_tokens 100' });
+    expect(verdict({ max_context_tokens: 100 }, '{"context_tokens":1.5e3}')).toEqual({ verdict: 'skipped', rule: 'max_context_tokens', reason: 'context_tokens 1.5e3 is above max_context_tokens 100' });
     expect(verdict({ max_context_tokens: 0 }, '{"context_tokens":0}').verdict).toBe('run');
   });
 });
