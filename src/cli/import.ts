@@ -9,30 +9,31 @@ import { printable } from '../core/printable.js';
 
 const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor'];
 
-const AGENT: Record<ImportSource, { name: string; settings: string; protocol: string }> = {
-  claude: { name: 'Claude Code', settings: '.claude/settings.json (and settings.local.json)', protocol: 'claude' },
-  codex: { name: 'Codex', settings: '.codex/hooks.json', protocol: 'codex' },
-  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json', protocol: 'gemini' },
-  cursor: { name: 'Cursor', settings: '.cursor/hooks.json', protocol: 'claude --exit-code' },
+const AGENT: Record<ImportSource, { name: string; settings: string }> = {
+  claude: { name: 'Claude Code', settings: '.claude/settings.json (and settings.local.json)' },
+  codex: { name: 'Codex', settings: '.codex/hooks.json' },
+  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json' },
+  cursor: { name: 'Cursor', settings: '.cursor/hooks.json' },
 };
 
-/** The agent's settings entry that calls chrys-hooks for one of its events. */
-function settingsLine(from: ImportSource, agentEvent: string): string {
-  const command = `chrys-hooks fire --protocol ${AGENT[from].protocol}`;
-  if (from === 'cursor') return `"${agentEvent}": [{ "command": "${command}" }]`;
-  if (from === 'gemini') return `"${agentEvent}": [{ "hooks": [{ "name": "chrys", "type": "command", "command": "${command}" }] }]`;
-  return `"${agentEvent}": [{ "hooks": [{ "type": "command", "command": "${command}" }] }]`;
+/** The agent's settings entry that calls chrys-hooks for one of its events (Cursor: no `install` yet). */
+function settingsLine(agentEvent: string): string {
+  return `"${agentEvent}": [{ "command": "chrys-hooks fire --protocol claude --exit-code" }]`;
 }
+
+/** The command that wires the agent to chrys-hooks, for the given events (all it maps when none). */
+const installLine = (from: ImportSource, events: string[] = []): string => `chrys-hooks install --agent ${from}${events.length ? ` --events ${events.join(',')}` : ''}`;
 
 /** What the user must change in the agent's own settings, or hooks run twice (or never). */
 function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
   const a = AGENT[from];
-  const lines = [
-    `next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`,
-    `      call chrys-hooks there instead, one line per event (README "Use it from your agent"), e.g. ${settingsLine(from, from === 'cursor' ? 'preToolUse' : from === 'gemini' ? 'BeforeTool' : 'PreToolUse')}`,
-  ];
-  for (const e of [...new Set(otherEvents.map(printable))]) {
-    lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${settingsLine(from, e)}`);
+  const others = [...new Set(otherEvents.map(printable))];
+  const wire = from === 'cursor'
+    ? `call chrys-hooks there instead, one line per event (README "Use it from your agent"), e.g. ${settingsLine('preToolUse')}`
+    : `then wire ${a.name} to chrys-hooks: ${installLine(from)}`;
+  const lines = [`next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`, `      ${wire}`];
+  for (const e of others) {
+    lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${from === 'cursor' ? settingsLine(e) : installLine(from, [e])}`);
   }
   return lines;
 }

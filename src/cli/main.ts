@@ -26,6 +26,9 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   test: async () => (await import('./test-hook.js')).runTest,
   init: async () => (await import('./init.js')).runInit,
   serve: async () => (await import('./serve.js')).runServe,
+  install: async () => (await import('./install.js')).runInstall,
+  uninstall: async () => (await import('./install.js')).runUninstall,
+  doctor: async () => (await import('./doctor.js')).runDoctor,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {

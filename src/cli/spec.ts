@@ -32,6 +32,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const EVENT_OPTION: OptionSpec = { flags: '--event <name>', description: 'event name or alias' };
+const AGENT_OPTION: OptionSpec = { flags: '--agent <agent>', description: 'claude, codex or gemini', choices: ['claude', 'codex', 'gemini'] };
 const INPUT_OPTION: OptionSpec = { flags: '--input <file>', description: 'read the envelope from a file instead of stdin', file: true };
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -90,6 +91,41 @@ export const COMMANDS: readonly CommandSpec[] = [
       { flags: '--force', description: 'with --write: replace an existing hooks file' },
     ],
     examples: ['chrys-hooks import --from claude', 'chrys-hooks import --from gemini ~/.gemini/settings.json --write --global'],
+  },
+  {
+    name: 'install',
+    summary: "wire an agent's hook config to call chrys-hooks on every event it has",
+    description: "Edits the agent's own hook file (Claude Code ~/.claude/settings.json, Codex ~/.codex/hooks.json, Gemini CLI ~/.gemini/settings.json; with --project the project's) in place, adding one `chrys-hooks fire --protocol AGENT` entry per event and keeping every other key, hook and comment. Writes atomically and keeps the old file as FILE.chrys-backup. A second run changes nothing. Refuses an event the other scope already wires.",
+    options: [
+      AGENT_OPTION,
+      { flags: '--user', description: "write the agent's user file (the default)" },
+      { flags: '--project', description: "write the project's file (teammates then need chrys-hooks too)" },
+      { flags: '--events <list>', description: "comma-separated agent event names (default: every event the agent has and Chrys maps)" },
+      { flags: '--fail-closed', description: 'the gating events (tool call, prompt, permission) block when chrys-hooks or a hooks file is broken (the default)' },
+      { flags: '--no-fail-closed', description: 'the gating events fail open instead' },
+      { flags: '--dry-run', description: 'print the diff, write nothing' },
+    ],
+    examples: ['chrys-hooks install --agent claude', 'chrys-hooks install --agent codex --dry-run', 'chrys-hooks install --agent gemini --project --events BeforeTool,BeforeAgent'],
+  },
+  {
+    name: 'uninstall',
+    summary: "remove chrys-hooks' own entries from an agent's hook config",
+    description: "Removes every entry that runs `chrys-hooks fire` (by any path) from the agent's user file (or, with --project, the project's), and nothing else.",
+    options: [
+      AGENT_OPTION,
+      { flags: '--user', description: "the agent's user file (the default)" },
+      { flags: '--project', description: "the project's file" },
+      { flags: '--events <list>', description: 'only these agent events' },
+      { flags: '--dry-run', description: 'print the diff, write nothing' },
+    ],
+    examples: ['chrys-hooks uninstall --agent claude', 'chrys-hooks uninstall --agent codex --project --dry-run'],
+  },
+  {
+    name: 'doctor',
+    summary: 'check how the agents on this machine call chrys-hooks, and its own config',
+    description: "For each agent whose config dir exists: which events call chrys-hooks, from which file, with which command, and whether that reaches this binary and version; double wiring; invalid files. Then chrys-hooks' config dir, hooks files and the workspace's trust. Exit 0 when healthy, 1 with one line per problem and its fix.",
+    options: [{ flags: '--json', description: 'machine-readable output' }],
+    examples: ['chrys-hooks doctor', 'chrys-hooks doctor --json'],
   },
   {
     name: 'drain-outbox',

@@ -69,7 +69,9 @@ describe('import --from claude', () => {
     expect(r.stdout).toContain('remove the imported hooks from .claude/settings.json');
     expect(r.stdout).toContain('runs each one itself and again through chrys-hooks');
     expect(r.stdout).toContain('"Notification" is imported as event other: it fires only if');
-    expect(r.stdout).toContain('"Notification": [{ "hooks": [{ "type": "command", "command": "chrys-hooks fire --protocol claude" }] }]');
+    // The next steps are the install commands, not hand-written settings lines.
+    expect(r.stdout).toContain('then wire Claude Code to chrys-hooks: chrys-hooks install --agent claude');
+    expect(r.stdout).toContain('calls chrys-hooks for Notification: chrys-hooks install --agent claude --events Notification');
   });
 
   it('writes the project file, never over an existing one without --force, and then behaves as Claude Code would', async () => {

@@ -1,0 +1,70 @@
+// Which command an agent should run to reach this chrys-hooks, and which file
+// a written command reaches: `install` writes the bare name when `chrys-hooks`
+// on PATH is this very binary (it then survives a reinstall elsewhere on
+// PATH), else the absolute path of the running binary.
+
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+
+/** The running binary: the bin shim node was started with. */
+export const runningBinary = (): string => resolve(process.argv[1] ?? 'chrys-hooks');
+
+const realOr = (p: string): string => {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first executable `name` on PATH. */
+export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+const SAFE_WORD = /^[\w@%+=:,./-]+$/;
+export const shellQuote = (word: string): string => (SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+export interface SelfCommand {
+  /** What the written command starts with: `chrys-hooks` or a quoted absolute path. */
+  text: string;
+  bare: boolean;
+  /** One line for the output: which, and why. */
+  why: string;
+}
+
+export function selfCommand(env: NodeJS.ProcessEnv = process.env): SelfCommand {
+  const self = runningBinary();
+  const found = onPath('chrys-hooks', env);
+  if (found && realOr(found) === realOr(self)) return { text: 'chrys-hooks', bare: true, why: `chrys-hooks (on PATH as ${found}, which is this binary)` };
+  const why = found ? `\`chrys-hooks\` on PATH is another file (${found})` : '`chrys-hooks` is not on PATH';
+  return { text: shellQuote(self), bare: false, why: `${self} (the running binary: ${why})` };
+}
+
+/** Where a written binary leads: the file, whether it is there and runnable, and whether it is this binary. */
+export interface BinaryTarget {
+  path?: string;
+  found: boolean;
+  self: boolean;
+}
+
+export function binaryTarget(binary: string, env: NodeJS.ProcessEnv = process.env): BinaryTarget {
+  const path = binary.includes('/') ? (isAbsolute(binary) ? binary : undefined) : onPath(binary, env);
+  if (!path || !isExecutableFile(path)) return { ...(path ? { path } : {}), found: false, self: false };
+  return { path, found: true, self: realOr(path) === realOr(runningBinary()) };
+}

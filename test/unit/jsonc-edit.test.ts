@@ -1,0 +1,84 @@
+// The JSONC reader and its text edits: append and remove are exact inverses,
+// and nothing outside the entry moves.
+import { describe, expect, it } from 'vitest';
+import { JsoncError, memberOf, parseJsonc, plainOf } from '../../src/core/jsonc.js';
+import { appendEntry, compactJson, removeEntry } from '../../src/core/jsonc-edit.js';
+import { unifiedDiff } from '../../src/core/line-diff.js';
+
+const containerAt = (text: string, key: string) => {
+  const v = memberOf(parseJsonc(text), key)!.value;
+  if (v.kind === 'value') throw new Error('not a container');
+  return v;
+};
+
+describe('parseJsonc', () => {
+  it('reads comments and trailing commas, and keeps positions', () => {
+    const text = '// head\n{ "a": [1, 2,], /* x */ "b": { "c": "d\\"e" }, }\n';
+    expect(plainOf(parseJsonc(text))).toEqual({ a: [1, 2], b: { c: 'd"e' } });
+    const a = containerAt(text, 'a');
+    expect(text.slice(a.start, a.end)).toBe('[1, 2,]');
+  });
+
+  it('fails with the offset of the problem', () => {
+    for (const [bad, at] of [['{ "a": }', 7], ['{ "a": 1 "b": 2 }', 9], ['[1, 2', 5], ['{} x', 3], ['/* open', 0]] as const) {
+      try {
+        parseJsonc(bad);
+        throw new Error(`parsed ${bad}`);
+      } catch (e) {
+        expect(e, bad).toBeInstanceOf(JsoncError);
+        expect((e as JsoncError).offset, bad).toBe(at);
+      }
+    }
+  });
+});
+
+describe('appendEntry / removeEntry', () => {
+  const cases: [string, string, string][] = [
+    ['multi-line array', '{\n  "a": [\n    1\n  ]\n}\n', '{\n  "a": [\n    1,\n    2\n  ]\n}\n'],
+    ['a trailing comment stays with its entry', '{\n  "a": [\n    1 // one\n  ]\n}\n', '{\n  "a": [\n    1, // one\n    2\n  ]\n}\n'],
+    ['inline array', '{ "a": [1] }', '{ "a": [1, 2] }'],
+    ['empty array', '{\n  "a": []\n}', '{\n  "a": [\n    2\n  ]\n}'],
+    ['CRLF', '{\r\n  "a": [\r\n    1\r\n  ]\r\n}\r\n', '{\r\n  "a": [\r\n    1,\r\n    2\r\n  ]\r\n}\r\n'],
+  ];
+  for (const [name, before, after] of cases) {
+    it(`${name}: appends, and removing it gives the text back`, () => {
+      const added = appendEntry(before, containerAt(before, 'a'), '2');
+      expect(added).toBe(after);
+      const list = containerAt(added, 'a');
+      const back = removeEntry(added, list, (list.kind === 'array' ? list.items : []).length - 1);
+      expect(back).toBe(name === 'empty array' ? '{\n  "a": []\n}' : before);
+    });
+  }
+
+  it('appends a member to an empty object and collapses it back to {}', () => {
+    const added = appendEntry('{}\n', parseJsonc('{}\n') as never, '"hooks": {}');
+    expect(added).toBe('{\n  "hooks": {}\n}\n');
+    expect(removeEntry(added, parseJsonc(added) as never, 0)).toBe('{}\n');
+  });
+
+  it('removes a first or middle entry with its own comma, keeping its neighbours', () => {
+    const text = '[\n  1,\n  2, // two\n  3\n]';
+    const list = parseJsonc(text) as Extract<ReturnType<typeof parseJsonc>, { kind: 'array' }>;
+    expect(removeEntry(text, list, 0)).toBe('[\n  2, // two\n  3\n]');
+    expect(removeEntry('[1, 2, 3]', parseJsonc('[1, 2, 3]') as never, 1)).toBe('[1, 3]');
+  });
+
+  it('uses the indentation of the file', () => {
+    const text = '{\n\t"a": {\n\t\t"x": 1\n\t}\n}';
+    expect(appendEntry(text, containerAt(text, 'a'), '"y": 2')).toBe('{\n\t"a": {\n\t\t"x": 1,\n\t\t"y": 2\n\t}\n}');
+  });
+
+  it('compactJson writes the agents\' one-line style', () => {
+    expect(compactJson({ matcher: '*', hooks: [{ type: 'command', command: 'x' }], e: {}, l: [] })).toBe('{ "matcher": "*", "hooks": [{ "type": "command", "command": "x" }], "e": {}, "l": [] }');
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('shows the changed lines with context and line numbers', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+    const after = 'a\nb\nc\nd\nE\nf\ng\nh\n';
+    expect(unifiedDiff(before, after, 'x', 'x')).toBe('--- x\n+++ x\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h');
+    expect(unifiedDiff('', '{}\n', '/dev/null', 'f')).toBe('--- /dev/null\n+++ f\n@@ -0,0 +1,1 @@\n+{}');
+    expect(unifiedDiff('same', 'same', 'x', 'x')).toBe('');
+  });
+});
