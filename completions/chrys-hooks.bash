@@ -4,7 +4,7 @@ _chrys_hooks() {
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   cmd=""
-  for w in "${COMP_WORDS[@]:1}"; do case "$w" in fire|validate|list|resolve|import|install|uninstall|doctor|drain-outbox|events|trust|untrust|test|init|serve) cmd="$w"; break;; esac; done
+  for w in "${COMP_WORDS[@]:1}"; do case "$w" in fire|validate|list|resolve|import|install|uninstall|doctor|drain-outbox|outbox|events|trust|untrust|test|init|serve) cmd="$w"; break;; esac; done
   case "$cmd $prev" in
     *" --event") COMPREPLY=($(compgen -W "session_start session_restored session_end before_turn after_turn user_prompt_submit user_interrupt before_tool_call after_tool_call tool_error approval_requested approval_resolved permission_request sub_agent_start sub_agent_end pre_compact workflow_run_start workflow_run_end conversation_done mode_switch model_switch error other UserPromptSubmit PrePrompt pre_prompt PreToolUse PreTool pre_tool preToolUse BeforeTool PostToolUse PostTool post_tool postToolUse AfterTool PermissionRequest SessionStart OnSessionStart startup SessionEnd OnSessionEnd PreCompact Compact OnCompact compact Stop conversation-done SubagentStart SubagentStop ModeSwitch OnModeSwitch ModelSwitch OnModelSwitch Error OnError Other" -- "$cur")); return;;
     *" --input") COMPREPLY=($(compgen -f -- "$cur")); return;;
@@ -20,6 +20,7 @@ _chrys_hooks() {
     *" --interval") return;;
     *" --limit") return;;
     *" --prune-done") return;;
+    *" --state") COMPREPLY=($(compgen -W "pending deferred failed done" -- "$cur")); return;;
     *" --source") COMPREPLY=($(compgen -W "project global" -- "$cur")); return;;
   esac
   case "$cmd" in
@@ -32,13 +33,14 @@ _chrys_hooks() {
     uninstall) COMPREPLY=($(compgen -W "--agent --user --project --events --dry-run --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     doctor) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     drain-outbox) COMPREPLY=($(compgen -W "--json --dry-run --watch --interval --limit --requeue-failed --prune-done --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
+    outbox) COMPREPLY=($(compgen -W "--state --json --follow --failed --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     events) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     trust) COMPREPLY=($(compgen -W "--yes --list --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     untrust) COMPREPLY=($(compgen -W "--ignore --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     test) COMPREPLY=($(compgen -W "--input --event --protocol --source --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     init) COMPREPLY=($(compgen -W "--global --protocol --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     serve) COMPREPLY=($(compgen -W "--stdio --fail-closed --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    *) COMPREPLY=($(compgen -W "fire validate list resolve import install uninstall doctor drain-outbox events trust untrust test init serve --config-dir --cwd --project-hooks --no-project-hooks --no-color --help --version" -- "$cur")); return;;
+    *) COMPREPLY=($(compgen -W "fire validate list resolve import install uninstall doctor drain-outbox outbox events trust untrust test init serve --config-dir --cwd --project-hooks --no-project-hooks --no-color --help --version" -- "$cur")); return;;
   esac
 }
 complete -F _chrys_hooks chrys-hooks

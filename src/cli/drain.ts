@@ -10,6 +10,7 @@ import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { stopOnTermination } from './signals.js';
 import { printable } from '../core/printable.js';
+import { relative } from '../outbox/view.js';
 
 function count(opts: Record<string, unknown>, key: string, what: string): number | undefined {
   const raw = opts[key];
@@ -29,7 +30,7 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
     if (opts.json) return { stdout: JSON.stringify({ requeued }, null, 2), exitCode: EXIT.ok };
     const ok = requeued.filter((r) => r.requeued).length;
     const lines = requeued.filter((r) => !r.requeued).map((r) => `not requeued: ${r.job_id}: ${r.error}`);
-    lines.push(`requeued ${ok} failed job${ok === 1 ? '' : 's'}; run drain-outbox to deliver them`);
+    lines.push(`requeued ${ok} failed job${ok === 1 ? '' : 's'}, due at once; run drain-outbox to deliver them`);
     return { stdout: lines.join('\n'), exitCode: EXIT.ok };
   }
   if (pruneDays !== undefined) {
@@ -48,9 +49,14 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
 }
 
 const QUIET: ReadonlySet<string> = new Set(['young', 'not_due', 'claimed', 'limit']);
+const WAITING: ReadonlySet<string> = new Set(['young', 'not_due', 'deferred']);
+/** Failed jobs named in the text summary; the rest are counted. */
+const FAILED_NAMED = 10;
 
 function renderSummary(s: DrainSummary, dryRun: boolean): string {
-  const lines = s.jobs.filter((j) => !QUIET.has(j.outcome)).flatMap(jobLines);
+  const now = Date.now();
+  // A dry run is asked "what would happen, and when": it lists every job, with its due time.
+  const lines = s.jobs.filter((j) => dryRun || !QUIET.has(j.outcome)).flatMap((j) => jobLines(j, now));
   for (const w of s.warnings) lines.push(`warning ${w.code}: ${printable(w.message)}`);
   const ran = dryRun ? `would run ${s.would_run}, would move ${s.would_fail} to failed/` : `ran ${s.ran}: ${s.done} done, ${s.failed} failed, ${s.deferred} deferred`;
   lines.push(
@@ -58,12 +64,19 @@ function renderSummary(s: DrainSummary, dryRun: boolean): string {
       `skipped ${s.skipped.young} young, ${s.skipped.not_due} not due, ${s.skipped.claimed} claimed, ${s.skipped.untrusted} untrusted` +
       (s.skipped.limit ? `, ${s.skipped.limit} over --limit` : ''),
   );
+  if (s.failed_jobs.length) {
+    const named = s.failed_jobs.slice(0, FAILED_NAMED).map((f) => `${printable(f.job_id)} (${printable(f.hook_id)}${f.error ? `: ${printable(f.error)}` : ''})`);
+    const more = s.failed_jobs.length - named.length;
+    lines.push(`${s.failed_jobs.length} failed job${s.failed_jobs.length === 1 ? '' : 's'} in failed/: ${named.join(', ')}${more ? `, and ${more} more` : ''}`);
+    lines.push('    see them with `chrys-hooks outbox list --state failed`; requeue them with `chrys-hooks outbox retry --failed`');
+  }
   return lines.join('\n');
 }
 
 /** A job's line, then what an operator needs next: the stderr tail and log of a failure, the command for an untrusted job. */
-function jobLines(j: JobReport): string[] {
-  const lines = [`${j.outcome.padEnd(14)} ${printable(j.job_id)}  ${printable(j.hook_id)}${j.error ? `  (${printable(j.error)})` : ''}${j.due_at && j.outcome === 'deferred' ? `  due ${printable(j.due_at)}` : ''}`];
+function jobLines(j: JobReport, now = Date.now()): string[] {
+  const due = j.due_at && WAITING.has(j.outcome) ? `  due ${printable(j.due_at)} (${relative(Date.parse(j.due_at), now)})` : j.outcome === 'would_run' ? '  due now' : '';
+  const lines = [`${j.outcome.padEnd(14)} ${printable(j.job_id)}  ${printable(j.hook_id)}${j.error ? `  (${printable(j.error)})` : ''}${due}`];
   if (j.stderr_tail) lines.push(...j.stderr_tail.trimEnd().split('\n').map((l) => `    | ${printable(l)}`));
   if (j.log_path && j.outcome !== 'done') lines.push(`    log: ${printable(j.log_path)}`);
   if (j.command) lines.push(`    project hooks are not enabled for this drain; to run it: ${printable(j.command)}`);

@@ -4,7 +4,7 @@ import { EXIT } from '../core/errors.js';
 import { lookupEvent, type EventName } from '../core/events.js';
 import { ChrysError } from '../core/errors.js';
 import { type ListedHook, listHooks } from '../engine/inspect.js';
-import { deferredJobs } from '../outbox/maintenance.js';
+import { type DeferredJob, waitingJobs } from '../outbox/maintenance.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
@@ -21,9 +21,12 @@ export function eventOption(opts: Record<string, unknown>): EventName | undefine
 export async function runList(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const event = eventOption(opts);
   const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}), stats: Boolean(opts.stats) });
-  const deferred = deferredJobs(config.configDir).filter((j) => !event || hooks.some((h) => h.id === j.hook_id));
+  const waiting = waitingJobs(config.configDir);
+  const ofListed = (j: DeferredJob): boolean => !event || hooks.some((h) => h.id === j.hook_id);
+  const queued = waiting.queued.filter(ofListed);
+  const deferred = waiting.deferred.filter(ofListed);
   if (opts.json) {
-    return { stdout: JSON.stringify({ sources: config.sources, project_trust: config.projectTrust, warnings: config.warnings, hooks, deferred }, null, 2), exitCode: EXIT.ok };
+    return { stdout: JSON.stringify({ sources: config.sources, project_trust: config.projectTrust, warnings: config.warnings, hooks, queued, deferred }, null, 2), exitCode: EXIT.ok };
   }
   const k = paint(globals.color);
   const lines = [...invalidFileLines(config.warnings).map((l) => k.red(l)), k.bold('sources'), ...renderSources(config.sources, k)];
@@ -41,6 +44,10 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
       rows.push([String(h.position), printable(h.id), h.source, h.event, h.mode, printable(h.match), h.skipped ? k.yellow('skipped') : h.enabled ? 'yes' : k.gray('no'), last]);
     }
     lines.push(...table(rows));
+  }
+  if (queued.length) {
+    lines.push('', k.bold('queued jobs (delay_seconds, not started yet)'));
+    lines.push(...table([['job', 'hook', 'due'].map((h) => k.bold(h)), ...queued.map((j) => [printable(j.job_id), printable(j.hook_id), printable(j.due_at)])]));
   }
   if (deferred.length) {
     lines.push('', k.bold('deferred jobs (the hook said "not yet")'));

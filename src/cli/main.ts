@@ -29,6 +29,7 @@ const RUNNERS: Record<string, () => Promise<Runner>> = {
   install: async () => (await import('./install.js')).runInstall,
   uninstall: async () => (await import('./install.js')).runUninstall,
   doctor: async () => (await import('./doctor.js')).runDoctor,
+  outbox: async () => (await import('./outbox.js')).runOutbox,
 };
 
 function addOption(cmd: Command, spec: OptionSpec): void {
@@ -57,15 +58,15 @@ export async function main(argv: string[]): Promise<number> {
       .description(spec.description)
       .exitOverride()
       .configureOutput({ outputError: () => {} });
-    if (spec.args) cmd.argument(spec.args);
+    if (spec.args) cmd.arguments(spec.args);
     for (const o of spec.options) addOption(cmd, o);
     cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
     cmd.action(async (...params: unknown[]) => {
       commandName = spec.name;
       const command = params[params.length - 1] as Command;
       const opts = command.optsWithGlobals() as Record<string, unknown>;
-      const first = spec.args ? (params[0] as string[] | string | undefined) : undefined;
-      const args = Array.isArray(first) ? first : first ? [first] : [];
+      // Each declared argument, in order (a variadic one is an array); commander appends the options and the command.
+      const args = (spec.args ? params.slice(0, -2) : []).flat().filter((a): a is string => typeof a === 'string');
       const run = await RUNNERS[spec.name]!();
       result = await run(args, opts, globalsFrom(opts));
     });

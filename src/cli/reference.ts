@@ -39,6 +39,7 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   refused: 'not from `fire`: `trust`, `untrust` or `init` refused (1)',
   invalid_request: '`serve`: a request line that is blank, not an object, or has a key other than id, protocol, event and envelope (answered, the server goes on)',
   unknown_protocol: '`serve` and the API: a `protocol` other than chrys, claude, codex and gemini (answered, the server goes on)',
+  unknown_job: '`outbox show`, `logs`, `retry`, `drop`: no job by that id in the outbox (65)',
   outbox_unreadable: 'not from `fire`: an outbox folder or job file cannot be read (no permission, a file where a folder should be); only a missing folder counts as empty (74)',
   internal: 'a bug in chrys-hooks (70)',
 };

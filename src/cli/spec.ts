@@ -143,6 +143,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['chrys-hooks drain-outbox', 'chrys-hooks drain-outbox --watch', '*/5 * * * * chrys-hooks drain-outbox >/dev/null'],
   },
   {
+    name: 'outbox',
+    args: '<action> [job]',
+    summary: 'see and change durable jobs: list, show, logs, retry, drop',
+    description: 'list: the jobs with their state, due time, attempts and last error; show JOB: one job, its history and its log tail; logs JOB: its log (--follow: each run\'s log as it ends, until the job leaves pending or SIGINT); retry JOB|--failed: due at once (a failed job with a fresh start count); drop JOB: remove a pending or failed job. A job a drain or worker is running is left as it is (exit 1).',
+    options: [
+      { flags: '--state <state>', description: 'list: only jobs in this state', choices: ['pending', 'deferred', 'failed', 'done'] },
+      { flags: '--json', description: 'machine-readable output' },
+      { flags: '--follow', description: 'logs: print each run\'s log as it ends, until the job leaves pending (or SIGINT)' },
+      { flags: '--failed', description: 'retry: every failed job' },
+    ],
+    examples: ['chrys-hooks outbox list --state failed', 'chrys-hooks outbox show 20261130T113000123Z-1a2b3c4d5e6f', 'chrys-hooks outbox retry --failed'],
+  },
+  {
     name: 'events',
     summary: 'list the events: which can block, decision keys, payload fields, aliases',
     description: 'Prints the event catalogue: each canonical event, whether a blocking hook can block it, the decision keys that apply, the payload fields it carries and the names other agents use for it.',

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'invalid_request'
   | 'unknown_protocol'
   | 'outbox_unreadable'
+  | 'unknown_job'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -33,6 +34,7 @@ const EXIT_OF: Record<ErrorCode, number> = {
   invalid_request: EXIT.badInput,
   unknown_protocol: EXIT.badInput,
   outbox_unreadable: EXIT.ioError,
+  unknown_job: EXIT.badInput,
   internal: EXIT.internal,
 };
 

@@ -58,6 +58,9 @@ export async function runWorker(specPath: string): Promise<void> {
   temp.cleanup();
 }
 
+// The job fire just wrote, never started: one a drain has started meanwhile is the drain's.
+const FRESH = { retries: 0, last_started_at: null } as const;
+
 async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promise<void> {
   const { ctx } = spec;
   const { hook, sessionDir } = run;
@@ -70,7 +73,7 @@ async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promis
     let record: RunRecord | undefined;
     let status: string | undefined;
     if (run.jobId) {
-      const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn, ...(spec.retry ? { retry: spec.retry } : {}) });
+      const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn, seen: FRESH, ...(spec.retry ? { retry: spec.retry } : {}) });
       record = result.record;
       status = jobHistoryStatus(result.outcome, record);
     } else {

@@ -23,6 +23,7 @@ import { TempFiles, sweepStaleTemp } from '../run/runtime.js';
 import { OnceGuard } from '../state/once.js';
 import { NO_SWITCHES, gate } from '../core/gate.js';
 import { withJobLock } from './claim.js';
+import { failedJobs } from './maintenance.js';
 import { HookFinder, type LoadMemo, projectWorkspace } from './find-hook.js';
 import { HistoryBatch } from './history-batch.js';
 import { readCandidates } from './candidates.js';
@@ -38,6 +39,11 @@ export type { DrainOutcome, DrainSummary, JobReport } from './summary.js';
 // Drain settings come from the global file alone: one drain serves the jobs of
 // every workspace, so no one project's settings can apply to it.
 const drainSettings = (global: FileLoad | undefined): Settings => settingValues(mergeSettings(undefined, global?.settings));
+
+/** The settings a drain of this config dir runs with (outbox list shows due times by them). */
+export async function drainSettingsOf(opts: GlobalOptions): Promise<Settings> {
+  return drainSettings(await new HookFinder(opts, []).global());
+}
 
 const idsOf = (v: Verdict): { job_id: string; hook_id: string } => ({ job_id: v.job?.job_id ?? v.fileId, hook_id: v.job?.hook_id ?? '' });
 
@@ -60,6 +66,7 @@ interface Queued {
   sessionId: string;
   profile: string;
   cwd: string | undefined;
+  seen: Pick<Job, 'retries' | 'last_started_at'>;
 }
 
 const queued = (fileId: string, job: Job, hook: Hook): Queued => ({
@@ -69,6 +76,7 @@ const queued = (fileId: string, job: Job, hook: Hook): Queued => ({
   sessionId: stringField(job.payload, 'session_id'),
   profile: stringField(job.payload, 'profile'),
   cwd: typeof job.payload.cwd === 'string' ? job.payload.cwd : undefined,
+  seen: { retries: job.retries, last_started_at: job.last_started_at },
 });
 
 export class Drainer {
@@ -168,7 +176,7 @@ export class Drainer {
     this.opts.onProgress?.(++this.finished, this.finished + this.pool.waiting + this.pool.running);
   }
 
-  private async runQueued({ fileId, ids, hook, sessionId, profile, cwd }: Queued): Promise<void> {
+  private async runQueued({ fileId, ids, hook, sessionId, profile, cwd, seen }: Queued): Promise<void> {
     const ctx: HookContext = {
       configDir: this.configDir,
       // The workspace the event came from; else --cwd, else the current directory.
@@ -191,6 +199,7 @@ export class Drainer {
         retry: retryPolicy(this.settings),
         onSpawn: (pid) => this.pids.set(fileId, pid),
         cancelled: () => this.stopped.has(fileId),
+        seen,
       });
     } catch (e) {
       // The job file is as it was (pending); say why, and let the next pass try again.
@@ -278,6 +287,11 @@ export async function drainOutbox(opts: DrainOptions): Promise<DrainSummary> {
     await drainer.idle();
   } finally {
     drainer.close();
+  }
+  try {
+    drainer.tally.summary.failed_jobs = failedJobs(drainer.configDir);
+  } catch {
+    // failed/ unreadable: each job this drain could not file there already says so
   }
   return drainer.tally.summary;
 }

@@ -51,6 +51,16 @@ export function newJob(hook: Hook, payload: JsonObject, now: Date, dueAt?: Date)
   };
 }
 
+/**
+ * A job made due at once: no due_at, and a requeued_at that its last start
+ * (if any) predates, so the retry age does not hold it either (select.ts). A
+ * failed job also gets a fresh start count, for after its hook was fixed.
+ */
+export function requeued(job: Job, now: Date, freshStarts: boolean): Job {
+  const { due_at: _due, ...rest } = job;
+  return { ...rest, state: 'pending', error: null, requeued_at: now.toISOString(), ...(freshStarts ? { retries: 0 } : {}) };
+}
+
 export class InvalidJob extends Error {}
 
 /** Parses a job file; the payload keeps its numbers' spelling. */

@@ -1,10 +1,11 @@
 // Outbox upkeep outside a drain: requeue failed jobs, prune old done ones,
-// and list the deferred ones for `list`.
+// and list the waiting ones (queued, deferred) for `list`.
 
 import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type GlobalOptions, configDirOf } from '../config/locations.js';
-import { parseJob, writeJob } from './job.js';
+import { parseJob, requeued, writeJob } from './job.js';
+import type { FailedJob } from './summary.js';
 import { listJobs, moveJob, outboxDir, readJobText } from './store.js';
 
 /** Moves failed jobs back to pending with a fresh start count, for after a hook is fixed. */
@@ -14,7 +15,7 @@ export function requeueFailed(opts: GlobalOptions): { job_id: string; requeued: 
     const text = readJobText(configDir, 'failed', jobId);
     try {
       const job = parseJob(text ?? '');
-      writeJob(configDir, 'failed', { ...job, state: 'pending', retries: 0, error: null, requeued_at: new Date().toISOString() }, jobId);
+      writeJob(configDir, 'failed', requeued(job, new Date(), true), jobId);
       moveJob(configDir, jobId, 'failed', 'pending');
       return { job_id: jobId, requeued: true };
     } catch (e) {
@@ -46,6 +47,20 @@ export function pruneDone(opts: GlobalOptions, days: number): string[] {
   return removed;
 }
 
+/** The jobs in failed/, oldest first (a file that is not a job is named with why). */
+export function failedJobs(configDir: string): FailedJob[] {
+  return listJobs(configDir, 'failed').flatMap((jobId) => {
+    const text = readJobText(configDir, 'failed', jobId);
+    if (text === undefined) return [];
+    try {
+      const job = parseJob(text);
+      return [{ job_id: jobId, hook_id: job.hook_id, error: typeof job.error === 'string' ? job.error : null, failed_at: typeof job.last_finished_at === 'string' ? job.last_finished_at : null }];
+    } catch (e) {
+      return [{ job_id: jobId, hook_id: '', error: `invalid_job: ${(e as Error).message}`, failed_at: null }];
+    }
+  });
+}
+
 export interface DeferredJob {
   job_id: string;
   hook_id: string;
@@ -54,17 +69,24 @@ export interface DeferredJob {
   reason: string | null;
 }
 
-/** Pending jobs a hook said "not yet" to, with when they are due again (for `list`). */
-export function deferredJobs(configDir: string): DeferredJob[] {
-  return pendingForList(configDir).flatMap((fileId) => {
+/**
+ * The pending jobs waiting for a due time, for `list`: deferred ones (the hook
+ * said "not yet") and queued ones (a delay_seconds follow-up, not started yet).
+ */
+export function waitingJobs(configDir: string): { queued: DeferredJob[]; deferred: DeferredJob[] } {
+  const out = { queued: [] as DeferredJob[], deferred: [] as DeferredJob[] };
+  for (const fileId of pendingForList(configDir)) {
     try {
       const job = parseJob(readJobText(configDir, 'pending', fileId) ?? '');
-      if (job.error !== 'deferred' || typeof job.due_at !== 'string') return [];
-      return [{ job_id: job.job_id, hook_id: job.hook_id, due_at: job.due_at, retries: job.retries, reason: typeof job.deferred_reason === 'string' ? job.deferred_reason : null }];
+      if (typeof job.due_at !== 'string') continue;
+      const entry = { job_id: job.job_id, hook_id: job.hook_id, due_at: job.due_at, retries: job.retries };
+      if (job.error === 'deferred') out.deferred.push({ ...entry, reason: typeof job.deferred_reason === 'string' ? job.deferred_reason : null });
+      else out.queued.push({ ...entry, reason: null });
     } catch {
-      return [];
+      // not a job: the drain moves it to failed/
     }
-  });
+  }
+  return out;
 }
 
 /** pending/ for `list`: a config dir that is not a directory has no outbox (config_dir_not_found says so); any other unreadable outbox is an error. */

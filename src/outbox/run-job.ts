@@ -40,7 +40,17 @@ export interface JobRunOptions {
   /** Checked under the claim, before the start is counted: a reason to refuse the run (it goes to failed/). */
   refuse?: (job: Job) => string | undefined;
   retry?: RetryPolicy;
+  /**
+   * The starts the caller saw when it chose to run the job. Checked under the
+   * claim: a job started by someone else since (a worker and a drain both
+   * chose a fresh job) is theirs, and is not started again.
+   */
+  seen?: Pick<Job, 'retries' | 'last_started_at'>;
 }
+
+/** Whether the job is still as its claimant saw it when it chose to run it: no start since. */
+export const unstartedSince = (job: Job, seen: Pick<Job, 'retries' | 'last_started_at'>): boolean =>
+  job.retries === seen.retries && (job.last_started_at || null) === (seen.last_started_at || null);
 
 export async function runDurableJob(configDir: string, jobId: string, hook: Hook, ctx: HookContext, temp: TempFiles, opts: JobRunOptions = {}): Promise<JobRun> {
   const claim = await withJobLock(configDir, jobId, async (): Promise<JobRun> => {
@@ -54,6 +64,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     const job = parseJob(text);
     // A claim taken over from a claimant that died (kill -9) while its hook runs on.
     if (previousRunAlive(configDir, jobId)) return { outcome: 'claimed', warnings: [] };
+    if (opts.seen && !unstartedSince(job, opts.seen)) return { outcome: 'claimed', warnings: [] };
     const refusal = opts.refuse?.(job);
     if (refusal) {
       const filed: Job = { ...job, state: 'failed', error: refusal };

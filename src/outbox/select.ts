@@ -59,7 +59,7 @@ export function selectJobs(candidates: readonly Candidate[], lookup: (job: Job) 
     // A deferred job's last run was finished and filed: only its due_at holds it back.
     const oldAt = job.error === 'deferred' ? opts.now : oldEnoughAt(job, opts);
     if (oldAt > opts.now) {
-      verdicts.push({ action: 'skip', fileId, job, outcome: 'young' });
+      verdicts.push({ action: 'skip', fileId, job, outcome: 'young', dueAt: new Date(oldAt).toISOString() });
       wake(oldAt);
       continue;
     }
@@ -94,13 +94,25 @@ function dueTime(job: Job, fileId: string, warnings: Warning[]): number | undefi
 }
 
 /**
- * When the job's last start (or, never started, its creation) is
- * outbox_retry_age_seconds old. Chrys writes "" for "never started". A time
- * in the future means the clock went back: it cannot hold the job back
- * (its claim still keeps it to one start at a time).
+ * When the job's last start is outbox_retry_age_seconds old. The age guards a
+ * start that may still be running (its claimant's lock gone stale); a job that
+ * never started, or was requeued since its last start, has no such run, so
+ * only its due_at holds it (see docs/outbox.md for why creation no longer
+ * counts). Chrys writes "" for "never started". A start in the future means
+ * the clock went back: it cannot hold the job back (its claim still keeps it
+ * to one start at a time).
  */
-function oldEnoughAt(job: Job, opts: SelectOptions): number {
-  const since = Date.parse(job.last_started_at || job.created_at);
-  if (!Number.isFinite(since) || since > opts.now) return opts.now;
+export function oldEnoughAt(job: Job, opts: Pick<SelectOptions, 'now' | 'retryAgeSeconds'>): number {
+  const since = lastStart(job);
+  if (since === undefined || since > opts.now) return opts.now;
   return since + opts.retryAgeSeconds * 1000;
+}
+
+/** The job's last start in ms, or undefined when it has not started since it was written or requeued. */
+function lastStart(job: Job): number | undefined {
+  const started = job.last_started_at || (job.retries > 0 ? job.created_at : '');
+  const since = Date.parse(started);
+  if (!Number.isFinite(since)) return undefined;
+  const requeued = typeof job.requeued_at === 'string' ? Date.parse(job.requeued_at) : Number.NaN;
+  return Number.isFinite(requeued) && requeued >= since ? undefined : since;
 }

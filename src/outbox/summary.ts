@@ -38,6 +38,15 @@ export interface DrainSummary {
   skipped: Skipped;
   jobs: JobReport[];
   warnings: Warning[];
+  /** Every job in failed/ once the drain is over, this drain's failures and earlier ones (fire's worker files its own there). */
+  failed_jobs: FailedJob[];
+}
+
+export interface FailedJob {
+  job_id: string;
+  hook_id: string;
+  error: string | null;
+  failed_at: string | null;
 }
 
 const FAILED: ReadonlySet<DrainOutcome> = new Set(['failed', 'invalid_job', 'max_retries', 'stale_source', 'ambiguous_hook']);
@@ -45,7 +54,7 @@ const FAILED: ReadonlySet<DrainOutcome> = new Set(['failed', 'invalid_job', 'max
 export class Tally {
   readonly summary: DrainSummary = {
     considered: 0, ran: 0, done: 0, failed: 0, deferred: 0, pending: 0, would_run: 0, would_fail: 0,
-    skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0, limit: 0 }, jobs: [], warnings: [],
+    skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0, limit: 0 }, jobs: [], warnings: [], failed_jobs: [],
   };
   constructor(
     private readonly keepJobs: boolean,

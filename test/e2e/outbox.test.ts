@@ -2,8 +2,9 @@
 import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
@@ -108,7 +109,7 @@ describe('drain-outbox', () => {
     expect(lines(join(s.root, 'ran'))).toHaveLength(1);
   });
 
-  it('skips jobs that are young or not yet due', async () => {
+  it('skips jobs that are young (started recently) or not yet due; a never-started job is gated by due_at only', async () => {
     const s = sandbox();
     s.globalHooks(DELIVER('true').replace('outbox_retry_age_seconds: 0', 'outbox_retry_age_seconds: 60'));
     pendingJob(s, 'young', { created_at: new Date().toISOString() });
@@ -117,8 +118,9 @@ describe('drain-outbox', () => {
     pendingJob(s, 'later', { due_at: new Date(Date.now() + 3600_000).toISOString() });
     pendingJob(s, 'due', { due_at: HOUR_AGO });
     const out = await drain(s);
-    expect(out.skipped).toEqual({ young: 3, not_due: 1, claimed: 0, untrusted: 0, limit: 0 });
-    expect(out.jobs.find((j: any) => j.job_id === 'due').outcome).toBe('done');
+    expect(out.skipped).toEqual({ young: 1, not_due: 1, claimed: 0, untrusted: 0, limit: 0 });
+    const outcome = (id: string) => out.jobs.find((j: any) => j.job_id === id).outcome;
+    expect(['due', 'young', 'never-started', 'retried-recently', 'later'].map(outcome)).toEqual(['done', 'done', 'done', 'young', 'not_due']);
   });
 
   it('fails a job started outbox_max_retries times without running it', async () => {
@@ -430,3 +432,227 @@ async function pollDrain(s: Sandbox, done: (summary: any) => boolean, ms: number
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** A durable hook `deliver` with the default drain settings (outbox_retry_age_seconds 60). */
+const DEFAULTS = (shell: string, execution = ''): string =>
+  `hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${execution}` })}\n`;
+const SECONDS_AGO = (n: number): string => new Date(Date.now() - n * 1000).toISOString();
+
+describe('delays run on time (default retry age)', () => {
+  it('runs a delay_seconds: 2 follow-up within a second of its due_at under drain-outbox --watch', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('echo ran', '\ndelay_seconds: 2'));
+    const watcher = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--json', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    try {
+      let log = '';
+      await new Promise<void>((ready) => watcher.stderr!.on('data', (c: Buffer) => ((log += c.toString()), log.includes('"watching"') && ready())));
+      const done = jobFileIn(outbox(s, 'done'), 20_000, 'the delayed job in done/');
+      const { decision } = await s.fire({ event: 'after_tool_call', session_id: 's', tool: { name: 'x' } });
+      expect(decision.hooks).toMatchObject([{ id: 'deliver', status: 'queued' }]);
+      const name = await done;
+      const job = JSON.parse(readFileSync(join(outbox(s, 'done'), name), 'utf8'));
+      const late = Date.parse(job.last_started_at) - Date.parse(job.due_at);
+      expect(late).toBeGreaterThanOrEqual(0);
+      expect(late).toBeLessThan(1000);
+      expect(job).toMatchObject({ state: 'done', retries: 1 });
+    } finally {
+      watcher.kill('SIGTERM');
+      await watcher;
+    }
+  });
+
+  it('--requeue-failed makes failed jobs due at once: the next drain runs them', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('echo ran >> ../ran'));
+    mkdirSync(outbox(s, 'failed'), { recursive: true });
+    for (const id of ['a1', 'a2']) {
+      writeFileSync(join(outbox(s, 'failed'), `${id}.json`), JSON.stringify({
+        job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: { event: 'after_tool_call', session_id: '' },
+        created_at: SECONDS_AGO(20), hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
+        state: 'failed', retries: 1, last_started_at: SECONDS_AGO(5), last_finished_at: SECONDS_AGO(4), exit_code: 1, error: 'exited with status 1', stderr_tail: null,
+      }));
+    }
+    const requeue = await s.run(['drain-outbox', '--requeue-failed']);
+    expect(requeue.stdout).toContain('requeued 2 failed jobs, due at once');
+    const out = await drain(s);
+    expect(out).toMatchObject({ ran: 2, done: 2, skipped: { young: 0 } });
+    expect(lines(join(s.root, 'ran'))).toHaveLength(2);
+  });
+
+  it('--dry-run shows each job\'s due time', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('true'));
+    pendingJob(s, 'soon', { due_at: new Date(Date.now() + 600_000).toISOString() });
+    pendingJob(s, 'started', { retries: 1, last_started_at: SECONDS_AGO(30) });
+    pendingJob(s, 'now');
+    const r = await s.run(['drain-outbox', '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/not_due +soon +deliver +due \S+Z \(in (9m 5\ds|10m)\)/);
+    expect(r.stdout).toMatch(/young +started +deliver +due \S+Z \(in (29|30|31)s\)/);
+    expect(r.stdout).toMatch(/would_run +now +deliver +due now/);
+  });
+
+  it('a worker and drains racing on a fresh job never start it twice at once', async () => {
+    const s = sandbox();
+    const gate = join(s.root, 'gate');
+    await execa('mkfifo', [gate]);
+    // The hook holds its run open until the test writes to the gate: any second start would overlap it.
+    s.globalHooks(DEFAULTS('echo start >> ../starts; read line < ../gate; echo end >> ../starts'));
+    await s.fire({ event: 'after_tool_call', session_id: 's', tool: { name: 'x' } });
+    const drains = [s.run(['drain-outbox', '--json']), s.run(['drain-outbox', '--json']), s.run(['drain-outbox', '--json'])];
+    await eventually(() => lines(join(s.root, 'starts')).length > 0, 30_000, 'the first start');
+    const done = jobFileIn(outbox(s, 'done'), 30_000, 'the job in done/');
+    await writeFile(gate, 'go\n');
+    await done;
+    const summaries = (await Promise.all(drains)).map((r) => JSON.parse(r.stdout));
+    expect(lines(join(s.root, 'starts'))).toEqual(['start', 'end']);
+    expect(jobs(s, 'done')).toMatchObject([{ retries: 1 }]);
+    expect(summaries.reduce((n, d) => n + d.ran, 0)).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('the drain summary names failed jobs', () => {
+  it('counts and names the jobs in failed/, in text and in --json (every earlier key kept)', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('exit 3'));
+    pendingJob(s, 'bad');
+    const out = await drain(s);
+    for (const k of ['considered', 'ran', 'done', 'failed', 'deferred', 'pending', 'would_run', 'would_fail', 'skipped', 'jobs', 'warnings']) expect(out).toHaveProperty(k);
+    expect(out.failed_jobs).toEqual([{ job_id: 'bad', hook_id: 'deliver', error: 'exited with status 3', failed_at: expect.any(String) }]);
+    const text = await s.run(['drain-outbox']);
+    expect(text.stdout).toContain('1 failed job in failed/: bad (deliver: exited with status 3)');
+    expect(text.stdout).toContain('chrys-hooks outbox retry --failed');
+  });
+});
+
+describe('chrys-hooks outbox', () => {
+  const outboxCmd = (s: Sandbox, ...args: string[]) => s.run(['outbox', ...args]);
+
+  it('list shows each job with state, due time, attempts and last error; --state filters; --json has the fields', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('true'));
+    pendingJob(s, 'p1', { due_at: new Date(Date.now() + 600_000).toISOString(), payload: { event: 'after_tool_call', session_id: 'sess-1' } });
+    pendingJob(s, 'd1', { error: 'deferred', due_at: new Date(Date.now() + 60_000).toISOString(), retries: 1, last_started_at: SECONDS_AGO(1) });
+    mkdirSync(outbox(s, 'failed'), { recursive: true });
+    writeFileSync(join(outbox(s, 'failed'), 'f1.json'), JSON.stringify({ job_id: 'f1', hook_id: 'deliver', event: 'after_tool_call', payload: {}, created_at: HOUR_AGO, state: 'failed', retries: 2, error: 'exited with status 4' }));
+    const text = await outboxCmd(s, 'list');
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/p1 +pending +deliver +after_tool_call +sess-1 +in (9m 5\ds|10m) \(\S+Z\) +0 +-/);
+    expect(text.stdout).toMatch(/d1 +deferred +deliver .* +1 +deferred/);
+    expect(text.stdout).toMatch(/f1 +failed +deliver .* - +2 +exited with status 4/);
+    const json = JSON.parse((await outboxCmd(s, 'list', '--json')).stdout);
+    expect(json.jobs.map((j: any) => [j.job_id, j.state])).toEqual([['d1', 'deferred'], ['p1', 'pending'], ['f1', 'failed']]);
+    expect(json.jobs[1]).toEqual({
+      job_id: 'p1', hook_id: 'deliver', event: 'after_tool_call', session_id: 'sess-1', state: 'pending',
+      due_at: expect.stringMatching(/Z$/), due_in_seconds: expect.any(Number), attempts: 0, last_error: null, log_path: null,
+    });
+    expect(JSON.parse((await outboxCmd(s, 'list', '--state', 'failed', '--json')).stdout).jobs.map((j: any) => j.job_id)).toEqual(['f1']);
+    expect(JSON.parse((await outboxCmd(s, 'list', '--state', 'deferred', '--json')).stdout).jobs.map((j: any) => j.job_id)).toEqual(['d1']);
+    expect((await outboxCmd(s, 'list', '--state', 'done')).stdout).toBe('no done jobs');
+    expect((await outboxCmd(s, 'list', '--state', 'nope')).exitCode).toBe(64);
+  });
+
+  it('show prints the job, its history and its log tail; logs prints the log', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo said-hello; echo went-wrong >&2; exit 5'));
+    pendingJob(s, 'j1');
+    await drain(s);
+    const shown = await outboxCmd(s, 'show', 'j1');
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/state +failed/);
+    expect(shown.stdout).toMatch(/history\n .*created by after_tool_call for hook deliver\n .*started \(start 1\)\n .*finished failed, exit 5/);
+    expect(shown.stdout).toContain('| said-hello');
+    const json = JSON.parse((await outboxCmd(s, 'show', 'j1', '--json')).stdout);
+    expect(json).toMatchObject({ job_id: 'j1', state: 'failed', attempts: 1, last_error: 'exited with status 5', job: { job_id: 'j1', exit_code: 5 }, history: expect.any(Array) });
+    expect(json.log_tail).toContain('went-wrong');
+    const log = await outboxCmd(s, 'logs', 'j1');
+    expect(log.stdout).toContain('said-hello');
+    expect(log.stdout.trimEnd()).toBe(readFileSync(json.log_path, 'utf8').trimEnd());
+  });
+
+  it('an unknown or unsafe job id is a clear error naming the id and outbox list (exit 65)', async () => {
+    const s = sandbox();
+    for (const args of [['show', 'nope'], ['logs', 'nope'], ['retry', 'nope'], ['drop', 'nope'], ['show', '../../etc/passwd']]) {
+      const r = await outboxCmd(s, ...args);
+      expect(r.exitCode, args.join(' ')).toBe(65);
+      expect(r.stderr).toContain(`no job "${args[1]}" in the outbox`);
+      expect(r.stderr).toContain('chrys-hooks outbox list');
+    }
+    expect((await outboxCmd(s, 'frobnicate')).exitCode).toBe(64);
+    expect((await outboxCmd(s, 'show')).exitCode).toBe(64);
+  });
+
+  it('an unreadable outbox is outbox_unreadable (exit 74)', async () => {
+    const s = sandbox();
+    mkdirSync(join(s.configDir, 'hooks', 'outbox'), { recursive: true });
+    writeFileSync(outbox(s, 'pending'), 'not a directory');
+    const r = await outboxCmd(s, 'list');
+    expect(r.exitCode).toBe(74);
+    expect(r.stderr).toContain('cannot read the outbox');
+  });
+
+  it('retry makes a not-due job due at once and a failed one pending with a fresh count; retry --failed does all', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('echo ran >> ../ran'));
+    pendingJob(s, 'later', { due_at: new Date(Date.now() + 3600_000).toISOString() });
+    mkdirSync(outbox(s, 'failed'), { recursive: true });
+    for (const id of ['f1', 'f2']) writeFileSync(join(outbox(s, 'failed'), `${id}.json`), JSON.stringify({ job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: {}, created_at: HOUR_AGO, hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'), state: 'failed', retries: 3, last_started_at: SECONDS_AGO(2), error: 'max_retries' }));
+    const one = await outboxCmd(s, 'retry', 'later');
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(one.stdout).toContain('requeued later (was pending): due now');
+    const all = JSON.parse((await outboxCmd(s, 'retry', '--failed', '--json')).stdout);
+    expect(all).toEqual({ changes: [{ job_id: 'f1', outcome: 'requeued', from: 'failed' }, { job_id: 'f2', outcome: 'requeued', from: 'failed' }] });
+    expect(jobs(s, 'pending').map((j) => [j.job_id, j.retries])).toEqual([['f1', 0], ['f2', 0], ['later', 0]]);
+    expect(await drain(s)).toMatchObject({ ran: 3, done: 3 });
+    expect((await outboxCmd(s, 'retry', 'later')).exitCode).toBe(1); // done: refused
+    expect((await outboxCmd(s, 'retry', 'later', '--failed')).exitCode).toBe(64);
+  });
+
+  it('drop removes a pending or failed job, but never one that is running (under the drain\'s claim)', async () => {
+    const s = sandbox();
+    const gate = join(s.root, 'gate');
+    await execa('mkfifo', [gate]);
+    s.globalHooks(DELIVER('echo start >> ../starts; read line < ../gate'));
+    pendingJob(s, 'running');
+    pendingJob(s, 'idle', { due_at: new Date(Date.now() + 3600_000).toISOString() });
+    const drainer = drain(s);
+    await eventually(() => lines(join(s.root, 'starts')).length > 0, 30_000, 'the run to start');
+    const refused = await outboxCmd(s, 'drop', 'running');
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stdout).toContain('job running is running');
+    expect(existsSync(join(outbox(s, 'pending'), 'running.json'))).toBe(true);
+    const dropped = JSON.parse((await outboxCmd(s, 'drop', 'idle', '--json')).stdout);
+    expect(dropped).toEqual({ changes: [{ job_id: 'idle', outcome: 'dropped', from: 'pending' }] });
+    expect(existsSync(join(outbox(s, 'pending'), 'idle.json'))).toBe(false);
+    await writeFile(gate, 'go\n');
+    expect(await drainer).toMatchObject({ done: 1 });
+    expect((await outboxCmd(s, 'drop', 'running')).exitCode).toBe(1); // done now: refused
+  });
+
+  it('logs --follow prints the run\'s log when it ends and stops when the job leaves pending', async () => {
+    const s = sandbox();
+    s.globalHooks(DELIVER('echo followed-output'));
+    pendingJob(s, 'f');
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', 'f', '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    await new Promise<void>((ready) => follow.stderr!.on('data', (c: Buffer) => c.toString().includes('waiting for the first run') && ready()));
+    await drain(s);
+    const r = await follow;
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stdout)).toContain('followed-output');
+  });
+});
+
+describe('list shows waiting jobs', () => {
+  it('list --json shows a queued 10-minute job, and the text lists it', async () => {
+    const s = sandbox();
+    s.globalHooks(DEFAULTS('true', '\ndelay_seconds: 600'));
+    await s.fire({ event: 'after_tool_call', session_id: 's', tool: { name: 'x' } });
+    const [job] = jobs(s, 'pending');
+    const json = JSON.parse((await s.run(['list', '--json'])).stdout);
+    expect(json.queued).toEqual([{ job_id: job.job_id, hook_id: 'deliver', due_at: job.due_at, retries: 0, reason: null }]);
+    expect(json.deferred).toEqual([]);
+    const text = (await s.run(['list'])).stdout;
+    expect(text).toContain('queued jobs');
+    expect(text).toContain(job.job_id);
+  });
+});

@@ -244,7 +244,7 @@ describe('job logs and reports', () => {
     writeFileSync(join(outbox(s, 'pending'), 'a-garbage.json'), 'hello');
     pendingJob(s, 'b-tired', { retries: 2 });
     pendingJob(s, 'c-good');
-    pendingJob(s, 'd-young', { last_started_at: '', created_at: new Date().toISOString() });
+    pendingJob(s, 'd-young', { retries: 1, last_started_at: new Date().toISOString() });
     const dry = await drain(s, ['--dry-run']);
     expect(dry.jobs.map((j: any) => [j.job_id, j.outcome])).toEqual([['a-garbage', 'invalid_job'], ['b-tired', 'max_retries'], ['c-good', 'would_run'], ['d-young', 'young']]);
     expect(dry.jobs[0].error).toContain('would move to failed/');

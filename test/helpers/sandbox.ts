@@ -2,7 +2,7 @@
 // binary with a scrubbed environment (no CHRYS_* leaking in from the host).
 
 import { execa } from 'execa';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, watch, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -176,6 +176,32 @@ export async function eventually<T>(check: () => T | undefined | false, ms = 30_
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * Resolves with the first job file (`<id>.json`) in `dir` once there is one,
+ * woken by the folder's file events (the folder is made if missing); fails after `ms`.
+ */
+export function jobFileIn(dir: string, ms = 30_000, what = `a job file in ${dir}`): Promise<string> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return new Promise((done, fail) => {
+    const look = (): void => {
+      const name = readdirSync(dir).find((f) => f.endsWith('.json') && !f.startsWith('.'));
+      if (!name) return;
+      finish();
+      done(name);
+    };
+    const watcher = watch(dir, look);
+    const timer = setTimeout(() => {
+      finish();
+      fail(new Error(`timed out after ${ms} ms waiting for ${what}`));
+    }, ms);
+    const finish = (): void => {
+      clearTimeout(timer);
+      watcher.close();
+    };
+    look(); // it may be there already
+  });
 }
 
 /** Running, and not a zombie waiting for an init that may be slow to reap it. */

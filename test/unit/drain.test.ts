@@ -198,10 +198,10 @@ describe('drainOutbox: running jobs', () => {
     pending(s, 'fresh', { created_at: new Date().toISOString() });
     const out = await drain(s, { projectHooks: true });
     expect(outcomes(out)).toEqual([['fresh', 'done'], ['tired', 'max_retries']]);
-    // Without a global file, the defaults: a fresh job is too young (outbox_retry_age_seconds 60).
+    // Without a global file, the defaults: a job started just now is too young (outbox_retry_age_seconds 60).
     const t = another();
-    pending(t, 'fresh', { created_at: new Date().toISOString() });
-    expect(outcomes(await drain(t))).toEqual([['fresh', 'young']]);
+    pending(t, 'restarted', { retries: 1, last_started_at: new Date().toISOString() });
+    expect(outcomes(await drain(t))).toEqual([['restarted', 'young']]);
   });
 
   it('moves an invalid job file to failed/, and says what a dry run would do without moving anything', async () => {

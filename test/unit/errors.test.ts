@@ -18,6 +18,7 @@ describe('exit codes', () => {
     ['input_unreadable', 65],
     ['invalid_request', 65],
     ['unknown_protocol', 65],
+    ['unknown_job', 65],
     ['file_exists', 1],
     ['not_found', 1],
     ['refused', 1],

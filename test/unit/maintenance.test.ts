@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deferredJobs, pruneDone, requeueFailed } from '../../src/outbox/maintenance.js';
+import { failedJobs, pruneDone, requeueFailed, waitingJobs } from '../../src/outbox/maintenance.js';
 import { type Folder, jobPath, outboxDir } from '../../src/outbox/store.js';
 
 const DAY = 86_400_000;
@@ -26,6 +26,14 @@ describe('requeueFailed', () => {
     expect(requeued).toMatchObject({ job_id: 'a', state: 'pending', retries: 0, error: null, custom: 'kept' });
     expect(Date.parse(requeued.requeued_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(readdirSync(outboxDir(configDir, 'failed'))).toEqual(['b.json']);
+  });
+
+  it('makes a requeued job due at once: its due_at goes, and its requeued_at is after its last start', () => {
+    const configDir = configWith('failed', { 'a.json': job('a', { due_at: daysAgo(-1), last_started_at: daysAgo(0), error: 'max_retries' }) });
+    requeueFailed({ configDir });
+    const requeued = JSON.parse(readFileSync(jobPath(configDir, 'pending', 'a'), 'utf8'));
+    expect(requeued).not.toHaveProperty('due_at');
+    expect(Date.parse(requeued.requeued_at)).toBeGreaterThanOrEqual(Date.parse(requeued.last_started_at));
   });
 
   it('has nothing to requeue without a failed/ folder', () => {
@@ -59,8 +67,8 @@ describe('pruneDone', () => {
   });
 });
 
-describe('deferredJobs', () => {
-  it('lists the pending jobs that said "not yet", with their due time, starts and reason', () => {
+describe('waitingJobs', () => {
+  it('lists the pending jobs that said "not yet" and the queued (delayed, never started) ones, with their due time, starts and reason', () => {
     const configDir = configWith('pending', {
       'a.json': job('a', { state: 'pending', error: 'deferred', due_at: '2026-12-01T12:00:00Z', retries: 1, deferred_reason: 'exited with status 75 (not yet)' }),
       'b.json': job('b', { state: 'pending', error: 'deferred', due_at: '2026-12-02T12:00:00Z', deferred_reason: 7 }),
@@ -68,9 +76,20 @@ describe('deferredJobs', () => {
       'd.json': job('d', { state: 'pending', error: 'deferred' }),
       'e.json': 'garbage',
     });
-    expect(deferredJobs(configDir)).toEqual([
+    expect(waitingJobs(configDir).deferred).toEqual([
       { job_id: 'a', hook_id: 'h', due_at: '2026-12-01T12:00:00Z', retries: 1, reason: 'exited with status 75 (not yet)' },
       { job_id: 'b', hook_id: 'h', due_at: '2026-12-02T12:00:00Z', retries: 3, reason: null },
+    ]);
+    expect(waitingJobs(configDir).queued).toEqual([{ job_id: 'c', hook_id: 'h', due_at: '2026-12-01T12:00:00Z', retries: 3, reason: null }]);
+  });
+});
+
+describe('failedJobs', () => {
+  it('names every job in failed/ with its hook, error and finish time, and a file that is not a job', () => {
+    const configDir = configWith('failed', { 'a.json': job('a', { last_finished_at: '2026-12-01T12:00:00Z' }), 'b.json': '{' });
+    expect(failedJobs(configDir)).toEqual([
+      { job_id: 'a', hook_id: 'h', error: 'max_retries', failed_at: '2026-12-01T12:00:00Z' },
+      { job_id: 'b', hook_id: '', error: expect.stringMatching(/^invalid_job: /), failed_at: null },
     ]);
   });
 });

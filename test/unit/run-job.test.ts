@@ -172,6 +172,21 @@ describe('runDurableJob', () => {
     expect(o.read('pending', id)).toMatchObject({ retries: 0, state: 'pending' });
   });
 
+  it('does not start a job someone else started since the caller chose it (a worker and a drain on one fresh job)', async () => {
+    const o = outbox();
+    const hook = o.hook(`echo ran >> ${join(o.marks, 'ran')}; exit 75`);
+    const id = o.pending(hook);
+    const chosen = o.read('pending', id)!;
+    // The first claimant runs it; the hook says "not yet", so the job is back in pending/, due later.
+    expect((await o.run(id, hook, { seen: chosen })).outcome).toBe('deferred');
+    // The second claimant chose the same fresh job before that start: it must not start it again.
+    expect(await o.run(id, hook, { seen: chosen })).toMatchObject({ outcome: 'claimed' });
+    expect(readFileSync(join(o.marks, 'ran'), 'utf8')).toBe('ran\n');
+    expect(o.read('pending', id)).toMatchObject({ retries: 1, error: 'deferred' });
+    // The one that saw the job as it is now may run it.
+    expect((await o.run(id, hook, { seen: o.read('pending', id)! })).outcome).toBe('deferred');
+  });
+
   it('files a refused job in failed/ with the reason, without starting it', async () => {
     const o = outbox();
     const hook = o.hook(`touch ${o.marks}/ran`);

@@ -29,14 +29,35 @@ describe('selectJobs', () => {
       job('due'),
       job('later', { due_at: ago(-30) }),
       job('deferred', { due_at: ago(-30), error: 'deferred' }),
-      job('young', { created_at: ago(10) }),
+      job('fresh', { created_at: ago(10) }),
       job('restarted', { last_started_at: ago(10), retries: 1 }),
       job('was-due', { due_at: ago(1) }),
-    ])).toEqual([['due', 'run'], ['later', 'not_due'], ['deferred', 'deferred'], ['young', 'young'], ['restarted', 'young'], ['was-due', 'run']]);
+    ])).toEqual([['due', 'run'], ['later', 'not_due'], ['deferred', 'deferred'], ['fresh', 'run'], ['restarted', 'young'], ['was-due', 'run']]);
   });
 
-  it('counts a never-started job (last_started_at "") young by its created_at', () => {
-    expect(outcomes([job('fresh', { last_started_at: '' as never, created_at: ago(5) }), job('old', { last_started_at: '' as never })])).toEqual([['fresh', 'young'], ['old', 'run']]);
+  it('never holds a never-started job by the retry age: its due_at is the only gate (last_started_at null or "")', () => {
+    expect(outcomes([
+      job('fresh', { last_started_at: '' as never, created_at: ago(5) }),
+      job('just-written', { created_at: ago(0) }),
+      job('delayed-2s', { created_at: ago(2), due_at: ago(0) }),
+      job('delayed-later', { created_at: ago(2), due_at: ago(-1) }),
+    ], found, { retryAgeSeconds: 3600 })).toEqual([['fresh', 'run'], ['just-written', 'run'], ['delayed-2s', 'run'], ['delayed-later', 'not_due']]);
+  });
+
+  it('holds a job that has started by the retry age after its last start, and says until when', () => {
+    const s = selectJobs([job('started', { created_at: ago(3600), last_started_at: ago(10), retries: 1, due_at: ago(100) })], found, opts);
+    expect(s.verdicts).toMatchObject([{ action: 'skip', outcome: 'young', dueAt: new Date(NOW + 50_000).toISOString() }]);
+    expect(s.wakeAt).toBe(NOW + 50_000);
+    // a start count without a start time (a hand-written job) counts from its creation
+    expect(outcomes([job('counted', { created_at: ago(10), retries: 1 })])).toEqual([['counted', 'young']]);
+  });
+
+  it('runs a requeued job at once: a requeue after its last start lifts the retry age', () => {
+    expect(outcomes([
+      job('requeued', { last_started_at: ago(10), retries: 0, requeued_at: ago(5) }),
+      job('restarted-since', { last_started_at: ago(5), retries: 1, requeued_at: ago(10) }),
+      job('bad-stamp', { last_started_at: ago(10), retries: 1, requeued_at: 'soon' }),
+    ])).toEqual([['requeued', 'run'], ['restarted-since', 'young'], ['bad-stamp', 'young']]);
   });
 
   it('holds a deferred job back by its due_at only, not by the retry age', () => {
@@ -44,7 +65,7 @@ describe('selectJobs', () => {
   });
 
   it('says when a skipped job is next worth a look', () => {
-    const s = selectJobs([job('later', { due_at: ago(-30) }), job('young', { created_at: ago(50) })], found, opts);
+    const s = selectJobs([job('later', { due_at: ago(-30) }), job('young', { last_started_at: ago(50), retries: 1 })], found, opts);
     expect(s.wakeAt).toBe(NOW + 10_000);
     expect(selectJobs([job('due')], found, opts).wakeAt).toBeUndefined();
   });
@@ -85,13 +106,13 @@ describe('selectJobs verdicts', () => {
   const select = (candidates: Candidate[], lookup: (j: Job) => Lookup = found, o: Partial<typeof opts & { limit: number }> = {}) => selectJobs(candidates, lookup, { ...opts, ...o });
 
   it('gives each verdict its action, outcome, job, hook and message', () => {
-    const cs = [job('run'), job('later', { due_at: ago(-30) }), job('young', { created_at: ago(10) }), job('tired', { retries: 3 }), { fileId: 'junk', invalid: 'not a JSON object' }];
+    const cs = [job('run'), job('later', { due_at: ago(-30) }), job('young', { last_started_at: ago(10), retries: 1 }), job('tired', { retries: 3 }), { fileId: 'junk', invalid: 'not a JSON object' }];
     const { verdicts } = select(cs);
     const jobOf = (i: number): Job => (cs[i] as { job: Job }).job;
     expect(verdicts).toEqual([
       { action: 'run', fileId: 'run', job: jobOf(0), hook },
       { action: 'skip', fileId: 'later', job: jobOf(1), outcome: 'not_due', dueAt: ago(-30) },
-      { action: 'skip', fileId: 'young', job: jobOf(2), outcome: 'young' },
+      { action: 'skip', fileId: 'young', job: jobOf(2), outcome: 'young', dueAt: ago(-50) },
       { action: 'fail', fileId: 'tired', job: jobOf(3), outcome: 'max_retries', message: 'started 3 times (outbox_max_retries 3)' },
       { action: 'fail', fileId: 'junk', outcome: 'invalid_job', message: 'not a JSON object' },
     ]);
@@ -123,7 +144,7 @@ describe('selectJobs verdicts', () => {
 
   it('runs a job exactly retry-age old, and wakes at the earliest of several skipped jobs', () => {
     expect(outcomes([job('just-old', { last_started_at: ago(60), retries: 1 })])).toEqual([['just-old', 'run']]);
-    const s = select([job('young', { created_at: ago(50) }), job('later', { due_at: ago(-30) }), job('young2', { created_at: ago(55) })]);
+    const s = select([job('young', { last_started_at: ago(50), retries: 1 }), job('later', { due_at: ago(-30) }), job('young2', { last_started_at: ago(55), retries: 2 })]);
     expect(s.wakeAt).toBe(NOW + 5_000);
   });
 

@@ -10,7 +10,7 @@ describe('Tally', () => {
   it('starts at zero', () => {
     expect(new Tally(true).summary).toEqual({
       considered: 0, ran: 0, done: 0, failed: 0, deferred: 0, pending: 0, would_run: 0, would_fail: 0,
-      skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0, limit: 0 }, jobs: [], warnings: [],
+      skipped: { young: 0, not_due: 0, claimed: 0, untrusted: 0, limit: 0 }, jobs: [], warnings: [], failed_jobs: [],
     });
   });
 
@@ -21,7 +21,7 @@ describe('Tally', () => {
     expect(tally.summary).toEqual({
       considered: 14, ran: 0, done: 1, failed: 5, deferred: 1, pending: 1, would_run: 1, would_fail: 0,
       skipped: { young: 1, not_due: 1, claimed: 1, untrusted: 1, limit: 1 },
-      jobs: outcomes.map((o) => report(o)), warnings: [],
+      jobs: outcomes.map((o) => report(o)), warnings: [], failed_jobs: [],
     });
   });
 

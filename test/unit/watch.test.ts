@@ -102,7 +102,7 @@ describe('Watcher', () => {
   it('runs a young job once it is old enough, without an event', async () => {
     const s = sandbox();
     deliver(s, 'true', { outbox_retry_age_seconds: 1 });
-    pendingJob(s, 'd-young', { created_at: new Date().toISOString() });
+    pendingJob(s, 'd-young', { retries: 1, last_started_at: new Date().toISOString() });
     const w = startWatch(s);
     await eventually(() => jobs(s, 'done').length === 1, 10_000, 'the young job to run');
     await stopped(w);
