@@ -3,6 +3,9 @@
 // anything) and prints one table of medians and ratios. Writes
 // bench/results/latest.json, bench/results/latest.svg and the README's
 // performance section. BENCH_RUNS=N changes the runs per one-shot case (default 30).
+// The table is measured on this machine's Node and, when they can be had, on
+// Node 22 and 24 (scripts/bench/nodes.mjs); BENCH_NODES=20 (a list of majors)
+// picks which.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
@@ -14,6 +17,13 @@ import { writeOutputs, tableLines } from './bench/report.mjs';
 import { Server } from './bench/serve.mjs';
 import { median, pairedRatio, quantile } from './bench/stats.mjs';
 import { commandMatchBench } from './bench/command-match.mjs';
+import { benchOnEveryNode } from './bench/nodes.mjs';
+
+// The parent runs this script once per Node binary (BENCH_CHILD set) and writes the outputs.
+if (!process.env.BENCH_CHILD) {
+  await benchOnEveryNode(new URL(import.meta.url).pathname);
+  process.exit(0);
+}
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const BIN = resolve('bin/chrys-hooks');
@@ -165,5 +175,5 @@ const notes = [
 console.log(`chrys-hooks bench: node ${process.version}, ${cpus().length} CPUs, ${new Date().toISOString()}`);
 for (const line of tableLines(rows)) console.log(line);
 for (const n of notes) console.log(`- ${n}`);
-writeOutputs({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, rows, notes, raw: { ...times, serveOne, bursts, drainTimes, loopTimes } }, 'bench/results', 'README.md');
+writeFileSync(process.env.BENCH_CHILD, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, rows, notes, raw: { ...times, serveOne, bursts, drainTimes, loopTimes } }));
 rmSync(root, { recursive: true, force: true });

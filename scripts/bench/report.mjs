@@ -14,6 +14,30 @@ export function tableLines(rows) {
   return [header, ...body].map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd());
 }
 
+const majorOf = (result) => result.node.slice(1).split('.')[0];
+const cell = (r) => (r === undefined ? '' : `${r.ratio !== undefined && r.ratio !== null ? `${fmt(r.ratio)}× · ` : ''}${fmt(r.value, r.unit === 'ms' ? 2 : 0)} ${r.unit}`);
+
+/** One row per case, one column per Node major: the paired ratio against that Node's own floor and the absolute median. */
+function majorRows(results) {
+  const names = results[0].rows.map((r) => r.name);
+  return names.map((name) => [name, ...results.map((res) => cell(res.rows.find((r) => r.name === name)))]);
+}
+
+export function majorTableLines(results) {
+  const header = ['case', ...results.map((r) => `Node ${majorOf(r)} (${r.node})`)];
+  const body = majorRows(results);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => String(row[i]).length)));
+  return [header, ...body].map((row) => row.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd());
+}
+
+function majorMarkdown(results) {
+  return [
+    `| case | ${results.map((r) => `Node ${majorOf(r)} (${r.node})`).join(' | ')} |`,
+    `|---|${results.map(() => '---|').join('')}`,
+    ...majorRows(results).map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
 export function markdownTable(rows) {
   const lines = ['| case | median | × floor | floor | target |', '|---|---|---|---|---|'];
   for (const r of rows) lines.push(`| ${r.name} | ${fmt(r.value, r.unit === 'ms' ? 2 : 0)} ${r.unit} | ${fmt(r.ratio)} | ${r.floor ?? ''} | ${r.targetText ? `${r.targetText} (${verdict(r)})` : ''} |`);
@@ -62,6 +86,15 @@ export function writeOutputs(result, dir, readme) {
     '',
     ...result.notes.map((n) => `- ${n}`),
     '',
+    ...(result.majors && result.majors.length > 1
+      ? [
+          'The same table on each Node major (each measured against its own floors, in a run of its own): ratio × floor · median.',
+          '',
+          ...majorMarkdown(result.majors),
+          '',
+        ]
+      : []),
+    ...(result.skipped?.length ? [...result.skipped.map((s) => `- not measured: ${s}`), ''] : []),
     '![benchmark ratios](bench/results/latest.svg)',
     '',
     END,

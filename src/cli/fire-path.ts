@@ -12,8 +12,8 @@ export async function runFastFire(argv: readonly string[]): Promise<number | und
   if (!fast) return undefined;
   try {
     const { runFire } = await import('./fire.js');
-    return emit(await runFire([], fast, globalsFrom(fast)));
+    return emit(await runFire([], fast, globalsFrom(fast)), { sync: true });
   } catch (e) {
-    return reportError(e, 'fire');
+    return reportError(e, 'fire', { sync: true });
   }
 }

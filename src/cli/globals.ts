@@ -10,11 +10,19 @@ export interface CliGlobals extends GlobalOptions {
 }
 
 export function globalsFrom(opts: Record<string, unknown>): CliGlobals {
-  return {
+  const globals = {
     ...(typeof opts.configDir === 'string' ? { configDir: opts.configDir } : {}),
     ...(typeof opts.cwd === 'string' ? { cwd: opts.cwd } : {}),
     ...(typeof opts.projectHooks === 'boolean' ? { projectHooks: opts.projectHooks } : {}),
-    color: opts.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY),
     readInput,
-  };
+  } as CliGlobals;
+  // Asked only by what prints in colour: process.stdout.isTTY creates the
+  // stdout stream, which `fire` (fs.writeSync, output.ts) never needs. Not
+  // enumerable, so spreading the globals into an engine's options does not ask it.
+  let color: boolean | undefined;
+  Object.defineProperty(globals, 'color', {
+    enumerable: false,
+    get: () => (color ??= opts.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY)),
+  });
+  return globals;
 }

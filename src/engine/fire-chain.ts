@@ -3,6 +3,7 @@
 // so far; hand the non-blocking hooks to the worker or queue them; drain.
 
 import { type Hook, settingValues } from '../core/config.js';
+import { rmSync } from 'node:fs';
 import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
 import type { Warning } from '../core/diagnostics.js';
 import type { KillSwitches } from '../core/kill-switch.js';
@@ -17,9 +18,9 @@ import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { newRunId } from '../run/logs.js';
-import { TempFiles } from '../run/runtime.js';
+import { TempFiles, fileStampOrGone } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
-import { recordRun } from '../state/history.js';
+import { HistoryBatch } from '../outbox/history-batch.js';
 import { OnceGuard } from '../state/once.js';
 import { AFTER_TURN_MAX_WAIT_MS, endSession, waitForTurn } from '../state/session-drain.js';
 import { registerRun, sessionDir } from '../state/sessions.js';
@@ -55,6 +56,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     switches: opts.switches,
     trace: opts.trace,
     failClosed: opts.failClosed === true,
+    history: new HistoryBatch(config.configDir, false),
   };
   const settings = settingValues(config.settings);
   try {
@@ -67,6 +69,7 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     }
     decision.warnings.push(...(await drainSession(event, ctx, settings.shutdown_grace_seconds)));
   } finally {
+    firing.history.flush();
     decision.warnings.push(...firing.temp.warnings, ...firing.once.warnings);
     firing.temp.cleanup();
   }
@@ -84,6 +87,8 @@ interface Firing {
   switches: KillSwitches;
   trace: Trace | undefined;
   failClosed: boolean;
+  /** The blocking hooks' run history, written once the chain ends. */
+  history: HistoryBatch;
 }
 
 /** The gate's answer for a hook at this point of the firing (core/gate.ts); `stamped` once its once-per-session claim failed. */
@@ -113,8 +118,11 @@ function claimOnce(f: Firing, hook: Hook, owner?: string): Extract<Gate, { run: 
 
 /** The blocking chain: each hook matched against the envelope as modified so far; a block stops it. */
 async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
-  // The envelope as JSON, written again only when a hook changed the args.
+  // The envelope as JSON, and the read-only file holding it that the hooks
+  // share (CONTRACT §5: the envelope with args as modified so far): written
+  // again only when a hook changed the args, or changed the file.
   let payload: string | undefined;
+  let shared: SharedPayload | undefined;
   for (const hook of hooks) {
     const g = gateOf(f, hook);
     const refused = g.run ? claimOnce(f, hook) : g;
@@ -123,7 +131,12 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
       continue;
     }
     payload ??= stringifyJson(f.envelope);
-    await runOneBlocking(f, hook, payload, g.run ? g.command?.reason : undefined);
+    if (shared && (shared.payload !== payload || fileStampOrGone(shared.path) !== shared.stamp)) {
+      dropShared(shared);
+      shared = undefined;
+    }
+    shared ??= sharedPayload(f, payload);
+    await runOneBlocking(f, hook, payload, g.run ? g.command?.reason : undefined, shared?.path);
     if (f.chain.argsModified) {
       f.envelope = withArgs(f.envelope, f.chain.args);
       payload = undefined;
@@ -131,16 +144,41 @@ async function runBlocking(f: Firing, hooks: readonly Hook[]): Promise<void> {
   }
 }
 
+interface SharedPayload {
+  path: string;
+  payload: string;
+  /** The file as written (runtime.ts fileStamp): a hook that chmods and rewrites it is found out. */
+  stamp: string | undefined;
+}
+
+/** The payload file for the next hooks, 0400 in the firing's temp dir; undefined (each hook then makes its own, and reports why not) if it cannot be written. */
+function sharedPayload(f: Firing, payload: string): SharedPayload | undefined {
+  try {
+    const path = f.temp.firingFile('payload', payload, true);
+    return { path, payload, stamp: fileStampOrGone(path) };
+  } catch {
+    return undefined;
+  }
+}
+
+function dropShared(shared: SharedPayload): void {
+  try {
+    rmSync(shared.path, { force: true });
+  } catch {
+    // the firing's cleanup removes its directory
+  }
+}
+
 /** Runs one blocking hook and applies its outcome to the chain, the trace and the run history. */
-async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: string | undefined): Promise<void> {
+async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: string | undefined, sharedPayloadFile: string | undefined): Promise<void> {
   const ran = guarded(f, hook);
-  const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000 });
+  const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000, ...(sharedPayloadFile !== undefined ? { sharedPayloadFile } : {}) });
   if (f.chain.applied) f.chain.applied = [];
   const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);
   noteFailClosedBlock(f.decision, hook, ran, report);
   f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [], ...(command ? { command } : {}) });
-  recordRun(f.ctx.configDir, hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
+  f.history.add(hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
 }
 
 /** The hook as this firing runs it: under --fail-closed its failure blocks a guarded event. */

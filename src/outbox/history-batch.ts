@@ -1,8 +1,9 @@
-// A drain's run history, appended per hook in batches rather than one
-// synchronous append per job, so the event loop stays free for spawning.
+// A drain's or a firing's run history, appended per hook in batches rather
+// than one synchronous append per run: the event loop stays free for
+// spawning, and the history directory is checked once per batch.
 
 import type { Hook } from '../core/config.js';
-import { type RunEntry, recordRuns } from '../state/history.js';
+import { type RunEntry, recordRunsOfHooks } from '../state/history.js';
 
 const FLUSH_AT = 64;
 
@@ -10,7 +11,9 @@ export class HistoryBatch {
   private readonly pending = new Map<Hook, (Omit<RunEntry, 'at'> & { at: Date })[]>();
   private count = 0;
   private timer: NodeJS.Timeout | undefined;
-  constructor(private readonly configDir: string) {}
+
+  /** timer false: no flush timer (a firing flushes once, when its chain ends). */
+  constructor(private readonly configDir: string, private readonly timed = true) {}
 
   add(hook: Hook, entry: Omit<RunEntry, 'at'>): void {
     const list = this.pending.get(hook) ?? [];
@@ -18,13 +21,13 @@ export class HistoryBatch {
     list.push({ ...entry, at: new Date() });
     if (++this.count >= FLUSH_AT) this.flush();
     // A watcher may idle for long: what ran is in the history within a second.
-    else this.timer ??= setTimeout(() => this.flush(), 1000).unref();
+    else if (this.timed) this.timer ??= setTimeout(() => this.flush(), 1000).unref();
   }
 
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const [hook, entries] of this.pending) recordRuns(this.configDir, hook, entries);
+    recordRunsOfHooks(this.configDir, this.pending);
     this.pending.clear();
     this.count = 0;
   }

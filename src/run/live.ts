@@ -19,6 +19,7 @@ export const untrackFile = (path: string): void => void files.delete(path);
 export function stopEverything(): void {
   for (const pgid of groups) killGroup(pgid, 'SIGKILL');
   groups.clear();
-  for (const path of files) rmSync(path, { force: true });
+  // A firing's temp dir (runtime.ts) or a verified script's dir as well as a file.
+  for (const path of files) rmSync(path, { recursive: true, force: true });
   files.clear();
 }

@@ -1,19 +1,23 @@
 // Hook temp files: where this process puts them (the runtime tree's tmp/, or
 // the OS temp dir when that cannot be written) and the sweep of those a dead
-// writer left behind. Files 0600.
+// writer left behind. Files 0600; a firing's files in one 0700 directory of
+// its own (firingFile), made on its first hook and removed with cleanup().
 
-import { mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
+import { type BigIntStats, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Warning } from '../core/diagnostics.js';
 import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import { processAlive } from './process-group.js';
+import { trackFile, untrackFile } from './live.js';
 
 /** Where this process puts hook temp files; falls back to the OS temp dir when the config dir is not writable. */
 export class TempFiles {
   private dir: string | undefined;
   private fallback: string | undefined;
+  private firing: string | undefined;
+  private files = 0;
   readonly warnings: Warning[] = [];
   constructor(private readonly configDir: string) {}
 
@@ -25,15 +29,61 @@ export class TempFiles {
       this.probe(wanted);
       this.dir = wanted;
     } catch (e) {
-      this.fallback = mkdtempSync(join(tmpdir(), 'chrys-hooks-'));
-      this.dir = this.fallback;
-      this.warnings.push({
-        code: 'runtime_dir_unwritable',
-        path: wanted,
-        message: `cannot write to ${wanted} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); hook temp files went to ${this.fallback}. Fix the permissions of ${this.configDir}.`,
-      });
+      this.fallBack(wanted, e);
     }
-    return this.dir;
+    return this.dir!;
+  }
+
+  /**
+   * This firing's own 0700 directory, made once: its hooks' payload and result
+   * files go there, and cleanup() removes it whole. Making it also proves the
+   * runtime tmp/ writable, so it needs no probe file.
+   */
+  private firingDir(): string {
+    if (this.firing) return this.firing;
+    const name = `firing-${process.pid}-${randomBytes(6).toString('hex')}`;
+    if (!this.dir) {
+      const wanted = runtimeDir(this.configDir, 'tmp');
+      try {
+        ensureDir(wanted);
+        mkdirSync(join(wanted, name), 0o700);
+        this.dir = wanted;
+        this.firing = join(wanted, name);
+      } catch (e) {
+        this.fallBack(wanted, e);
+      }
+    }
+    if (!this.firing) {
+      this.firing = join(this.dir!, name);
+      mkdirSync(this.firing, 0o700);
+    }
+    trackFile(this.firing);
+    return this.firing;
+  }
+
+  /**
+   * A new file of this firing (0600, or 0400 when `readOnly`: the payload
+   * file several hooks share); deleted by cleanup() if not before.
+   */
+  firingFile(prefix: string, content: string | Buffer, readOnly = false): string {
+    const path = join(this.firingDir(), `${prefix}-${++this.files}.json`);
+    try {
+      writeFileSync(path, content, { mode: readOnly ? 0o400 : 0o600, flag: 'wx' });
+    } catch (e) {
+      rmSync(path, { force: true }); // a full disk must not leave a 0-byte file behind
+      throw e;
+    }
+    return path;
+  }
+
+  private fallBack(wanted: string, e: unknown): void {
+    this.fallback = mkdtempSync(join(tmpdir(), 'chrys-hooks-'));
+    this.dir = this.fallback;
+    this.warnings.push({
+      code: 'runtime_dir_unwritable',
+      path: wanted,
+      message: `cannot write to ${wanted} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); hook temp files went to ${this.fallback}. Fix the permissions of ${this.configDir}.`,
+    });
   }
 
   private probe(dir: string): void {
@@ -70,7 +120,30 @@ export class TempFiles {
   }
 
   cleanup(): void {
+    if (this.firing) {
+      rmSync(this.firing, { recursive: true, force: true });
+      untrackFile(this.firing);
+      this.firing = undefined;
+    }
     if (this.fallback) rmSync(this.fallback, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A file's identity and last change, to tell whether it is still as written:
+ * a rewrite changes mtime, a chmod ctime, a replacement the inode.
+ */
+export const fileStamp = (path: string): string => {
+  const s: BigIntStats = lstatSync(path, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeNs}:${s.ctimeNs}`;
+};
+
+/** fileStamp, or undefined when the file is gone. */
+export function fileStampOrGone(path: string): string | undefined {
+  try {
+    return fileStamp(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -78,6 +151,8 @@ export class TempFiles {
 export const STALE_TEMP_MS = 10 * 60_000;
 // Our temp names carry the writer's pid: `payload-<pid>-<hex>.json`, `<job>.json.<pid>.<hex>.tmp`.
 const TEMP_NAME = /[.-](\d+)[.-][0-9a-f]+(?:\.json|\.tmp)$/;
+// A firing's directory (TempFiles.firingFile): `firing-<pid>-<hex>`.
+const FIRING_DIR = /^firing-(\d+)-[0-9a-f]+$/;
 
 /** Deletes our temp files (`*<suffix>`) in `dir` whose writer is dead and that are older than STALE_TEMP_MS (e.g. left by a full disk). */
 export function sweepStaleTemp(dir: string, suffix: '.json' | '.tmp', now = Date.now()): void {
@@ -88,6 +163,11 @@ export function sweepStaleTemp(dir: string, suffix: '.json' | '.tmp', now = Date
     return;
   }
   for (const name of names) {
+    const d = suffix === '.json' ? FIRING_DIR.exec(name) : null;
+    if (d) {
+      sweepStaleDir(join(dir, name), Number(d[1]), now);
+      continue;
+    }
     const m = TEMP_NAME.exec(name);
     if (!m || !name.endsWith(suffix)) continue;
     const path = join(dir, name);
@@ -97,5 +177,14 @@ export function sweepStaleTemp(dir: string, suffix: '.json' | '.tmp', now = Date
     } catch {
       // gone meanwhile
     }
+  }
+}
+
+function sweepStaleDir(path: string, pid: number, now: number): void {
+  try {
+    const stat = lstatSync(path);
+    if (stat.isDirectory() && now - stat.mtimeMs > STALE_TEMP_MS && !processAlive(pid)) rmSync(path, { recursive: true, force: true });
+  } catch {
+    // gone meanwhile
   }
 }

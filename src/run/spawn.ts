@@ -33,6 +33,12 @@ export interface RunOptions {
   keepResultText?: boolean;
   /** Asked once the process ended: was it stopped on purpose (a drain, session_end)? */
   cancelled?: () => boolean;
+  /**
+   * A firing's hooks: the payload file they share (read-only, written by the
+   * caller, not deleted here), and the result file made in the firing's temp
+   * directory (TempFiles.firingFile) instead of a file of its own.
+   */
+  sharedPayloadFile?: string;
 }
 
 export interface RunRecord extends Outcome {
@@ -59,15 +65,16 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   if (!invocation.ok) return launchError(invocation.error);
 
   const tempPaths: string[] = [];
+  const shared = opts.sharedPayloadFile;
   const tempFile = (prefix: string, content: string): string => {
-    const path = temp.create(prefix, content);
+    const path = shared !== undefined ? temp.firingFile(prefix, content) : temp.create(prefix, content);
     tempPaths.push(path);
     trackFile(path);
     return path;
   };
   try {
     const foreign = foreignInput(hook, payload);
-    const prepared = hookFiles(hook, foreign ? undefined : payload, tempFile);
+    const prepared = hookFiles(hook, foreign ? undefined : payload, tempFile, shared);
     if (typeof prepared === 'string') return launchError(prepared);
     const { files, resultFile } = prepared;
     const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => {
@@ -116,11 +123,11 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
  * files (a foreign hook, `payload` undefined, gets neither) and the prompt
  * file; or why they cannot be made (a launch error).
  */
-function hookFiles(hook: Hook, payload: string | undefined, tempFile: (prefix: string, content: string) => string): { files: Record<string, string>; resultFile?: string } | string {
+function hookFiles(hook: Hook, payload: string | undefined, tempFile: (prefix: string, content: string) => string, sharedPayloadFile?: string): { files: Record<string, string>; resultFile?: string } | string {
   const files: Record<string, string> = {};
   let resultFile: string | undefined;
   if (payload !== undefined) {
-    files.CHRYS_HOOK_PAYLOAD_FILE = tempFile('payload', payload);
+    files.CHRYS_HOOK_PAYLOAD_FILE = sharedPayloadFile ?? tempFile('payload', payload);
     resultFile = tempFile('result', '');
     files.CHRYS_HOOK_RESULT = resultFile;
   }

@@ -77,13 +77,22 @@ export const lastRun = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 
 
 /** Appends several runs of one hook in one write (a drain's batch); never throws. */
 export function recordRuns(configDir: string, hook: Hook, entries: readonly (Omit<RunEntry, 'at'> & { at: Date })[]): void {
-  if (entries.length === 0) return;
-  try {
-    ensureDir(historyDir(configDir));
-    const path = historyPath(configDir, hook);
-    appendLine(path, entries.map(({ at, ...e }) => JSON.stringify({ hook_id: hook.id, ...e, at: at.toISOString() }) + '\n').join(''));
-    if (statSync(path).size > TRIM_AT_BYTES) trim(path);
-  } catch {
-    // history is best effort
+  recordRunsOfHooks(configDir, [[hook, entries]]);
+}
+
+/** A firing's or a drain's runs, per hook: the history directory checked once, one write per hook; never throws. */
+export function recordRunsOfHooks(configDir: string, runs: Iterable<readonly [Hook, readonly (Omit<RunEntry, 'at'> & { at: Date })[]]>): void {
+  let dirReady = false;
+  for (const [hook, entries] of runs) {
+    if (entries.length === 0) continue;
+    try {
+      if (!dirReady) ensureDir(historyDir(configDir));
+      dirReady = true;
+      const path = historyPath(configDir, hook);
+      appendLine(path, entries.map(({ at, ...e }) => JSON.stringify({ hook_id: hook.id, ...e, at: at.toISOString() }) + '\n').join(''));
+      if (statSync(path).size > TRIM_AT_BYTES) trim(path);
+    } catch {
+      // history is best effort
+    }
   }
 }

@@ -50,7 +50,7 @@ json.dump(facts, open(os.path.join(os.environ["CHRYS_WORKSPACE"], "facts.json"),
       LITERAL: '$HOME ${nope}',
     });
     expect(facts.cwd).toBe(s.workspace);
-    expect(facts.payload_mode).toBe('0o600');
+    expect(facts.payload_mode).toBe('0o400');
     expect(facts.result_mode).toBe('0o600');
     expect(facts.result_size).toBe(0);
     expect(facts.stdin).toBe(facts.payload);
@@ -62,6 +62,51 @@ json.dump(facts, open(os.path.join(os.environ["CHRYS_WORKSPACE"], "facts.json"),
     expect(payload).toMatchObject({ schema: 1, cwd: s.workspace, session_kind: 'interactive', session_id: 'sess-1' });
     expect(payload.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     for (const p of facts.paths) expect(existsSync(p)).toBe(false);
+  });
+
+  it('shares one read-only payload file among a firing\'s blocking hooks, and writes a new one when the args change', async () => {
+    const s = sandbox();
+    s.globalScript('seen.py', `
+import json, os, stat, sys
+name, mode = sys.argv[1], sys.argv[2]
+path = os.environ["CHRYS_HOOK_PAYLOAD_FILE"]
+facts = {"path": path, "payload": json.load(open(path)), "mode": oct(stat.S_IMODE(os.stat(path).st_mode)), "dir_mode": oct(stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode))}
+if os.geteuid() == 0:
+  facts["write"] = "root"  # a mode does not stop root; the stamp check (mode tamper) covers it
+else:
+  try:
+    open(path, "a").write("x")
+    facts["write"] = "written"
+  except PermissionError:
+    facts["write"] = "refused"
+if mode == "tamper":
+  os.chmod(path, 0o600)
+  open(path, "w").write('{"tampered": true}')
+if mode == "modify":
+  open(os.environ["CHRYS_HOOK_RESULT"], "w").write(json.dumps({"action": "modify", "args_override": {"path": "b"}}))
+json.dump(facts, open(os.path.join(os.environ["CHRYS_WORKSPACE"], name + ".json"), "w"))
+`);
+    const hook = (id: string, mode: string): string => blocking(id, `type: script\npath: scripts/seen.py\nargs: ["${id}", "${mode}"]`);
+    s.globalHooks(`hooks:\n${hook('a', 'plain')}\n${hook('b', 'modify')}\n${hook('c', 'tamper')}\n${hook('d', 'plain')}\n`);
+    const { decision } = await s.fire(EVENT_TEXT);
+    expect(decision.hooks.map((h: { status: string }) => h.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    const seen = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [id, JSON.parse(readFileSync(join(s.workspace, `${id}.json`), 'utf8'))]));
+    for (const id of ['a', 'b', 'c', 'd']) {
+      expect(seen[id].mode).toBe('0o400');
+      expect(seen[id].dir_mode).toBe('0o700');
+      expect(seen[id].write).toBe(process.getuid?.() === 0 ? 'root' : 'refused');
+    }
+    // no change of args: the same file
+    expect(seen.b.path).toBe(seen.a.path);
+    expect(seen.b.payload.tool.args.path).toBe('a');
+    // b changed the args: c sees them in a new file
+    expect(seen.c.path).not.toBe(seen.b.path);
+    expect(seen.c.payload.tool.args.path).toBe('b');
+    // c rewrote its file (chmod, then write): d gets a new one with the envelope as it is
+    expect(seen.d.path).not.toBe(seen.c.path);
+    expect(seen.d.payload).toEqual(seen.c.payload);
+    for (const id of ['a', 'b', 'c', 'd']) expect(existsSync(seen[id].path)).toBe(false);
+    expect(readdirSync(join(s.configDir, 'hooks', 'tmp'))).toEqual([]);
   });
 
   it('runs a node script and a bash script by extension, with run.args appended', async () => {
