@@ -43,11 +43,13 @@ export async function runImport(args: string[], opts: Record<string, unknown>, g
   if (!from || !SOURCES.includes(from)) throw new ChrysError('usage', "required option '--from <agent>' not specified (claude, codex, gemini or cursor)");
   if ((opts.global || opts.force) && !opts.write) throw new ChrysError('usage', '--global and --force need --write');
   const result = importConfig({ ...globals, from, ...(args[0] ? { file: args[0] } : {}), write: opts.write === true, global: opts.global === true, force: opts.force === true });
-  if (!result.written) return { stdout: result.yaml, exitCode: EXIT.ok };
+  // A hook imported off because no match clause is exactly the agent's matcher: said here too, not only in the YAML.
+  const stderr = result.plan.hooks.filter((h) => h.disabledReason).map((h) => `chrys-hooks import: hook "${printable(h.id)}" is imported with enabled: false: ${printable(h.disabledReason!)}`);
+  if (!result.written) return { stdout: result.yaml, ...(stderr.length ? { stderr } : {}), exitCode: EXIT.ok };
   const n = result.plan.hooks.length;
   const lines = [`wrote ${printable(result.written)} (${n} hook${n === 1 ? '' : 's'}${result.plan.skipped.length ? `, ${result.plan.skipped.length} not imported: see the comments` : ''})`];
   if (result.shadowed) lines.push(`note: ${printable(result.shadowed)} is now shadowed by it (hooks.yaml is read first)`);
   if (!opts.global) lines.push('project hooks run only in a trusted workspace: review and trust them with `chrys-hooks trust` (or use --project-hooks, CHRYS_PROJECT_HOOKS=1 or project.hooks_enabled: true)');
   lines.push(...afterImportSteps(from, result.plan.hooks.filter((h) => h.event === 'other').map((h) => h.agentEvent)));
-  return { stdout: lines.join('\n'), exitCode: EXIT.ok };
+  return { stdout: lines.join('\n'), ...(stderr.length ? { stderr } : {}), exitCode: EXIT.ok };
 }

@@ -10,6 +10,7 @@ import type { CommandResult } from './output.js';
 import { invalidFileLines } from './notices.js';
 import { type Paint, describeTrust, paint, renderSources, renderWarnings, table } from './render.js';
 import { printable } from '../core/printable.js';
+import { type AgentProtocol, agentEvents, chrysEventOf } from '../core/protocols/names.js';
 
 export function eventOption(opts: Record<string, unknown>): EventName | undefined {
   if (typeof opts.event !== 'string') return undefined;
@@ -18,11 +19,27 @@ export function eventOption(opts: Record<string, unknown>): EventName | undefine
   return found.event;
 }
 
+/** --protocol: --event is the agent's event name, mapped as fire --protocol maps it; without --event, every event the agent fires. */
+function protocolEvents(protocol: AgentProtocol, flag: unknown): EventName[] {
+  if (typeof flag === 'string') {
+    const event = chrysEventOf(protocol, flag);
+    if (!event) throw new ChrysError('unknown_event', `${protocol} event "${flag}" is not one chrys-hooks knows`, `${protocol} events: ${agentEvents(protocol).join(', ')}`);
+    return protocol === 'gemini' && event === 'after_tool_call' ? ['after_tool_call', 'tool_error'] : [event];
+  }
+  const events = new Set(agentEvents(protocol).map((e) => chrysEventOf(protocol, e)!));
+  if (protocol === 'gemini') events.add('tool_error');
+  return [...events];
+}
+
 export async function runList(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
-  const event = eventOption(opts);
-  const { config, hooks } = await listHooks({ ...globals, ...(event ? { event } : {}), stats: Boolean(opts.stats) });
+  const protocol = typeof opts.protocol === 'string' ? (opts.protocol as AgentProtocol) : undefined;
+  const events = protocol ? protocolEvents(protocol, opts.event) : undefined;
+  const event = events ? (events.length === 1 ? events[0] : undefined) : eventOption(opts);
+  const listed = await listHooks({ ...globals, ...(event ? { event } : {}), stats: Boolean(opts.stats) });
+  const { config } = listed;
+  const hooks = events ? listed.hooks.filter((h) => events.includes(h.event as EventName)) : listed.hooks;
   const waiting = waitingJobs(config.configDir);
-  const ofListed = (j: DeferredJob): boolean => !event || hooks.some((h) => h.id === j.hook_id);
+  const ofListed = (j: DeferredJob): boolean => (!event && !events) || hooks.some((h) => h.id === j.hook_id);
   const queued = waiting.queued.filter(ofListed);
   const deferred = waiting.deferred.filter(ofListed);
   if (opts.json) {
@@ -34,7 +51,7 @@ export async function runList(_args: string[], opts: Record<string, unknown>, gl
   if (config.warnings.length) lines.push('', k.bold('warnings'), ...renderWarnings(config.warnings, k));
   lines.push('');
   if (hooks.length === 0) {
-    lines.push(event ? `no hooks for ${event}` : 'no hooks');
+    lines.push(event ? `no hooks for ${event}` : events ? `no hooks for the events ${protocol} fires` : 'no hooks');
   } else if (opts.stats) {
     lines.push(...statsTable(hooks, k));
   } else {

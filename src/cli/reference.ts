@@ -105,6 +105,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   durable_ignored: '`blocking` with `delivery: durable`: durable is ignored',
   broad_match: '`before_tool_call` with no `match`: runs before every tool call',
   tool_filter_never_matches: 'a tool filter on an event that carries no tool',
+  args_other_agent: "`match.args` names an argument that the hook's `tool_name` (one agent's tool) does not take and another agent's tools do (`tool_name: Write` with `args.path`: Claude Code sends `file_path`)",
   hook_skipped: 'a hook left out: its regex uses a Python feature with no JavaScript translation (atomic groups, possessive quantifiers, `\\N{...}`, scoped inline flags, `(?L)`), or, at run time, an invalid regex',
   script_not_found: 'a `run.path` script or a `prompt_file` that does not exist: an error in `validate` (exit 1; `--allow-missing` makes it a warning), a warning in `list` and `resolve`',
   interpreter_not_found: 'no interpreter on PATH for the script\'s extension: an error in `validate` (exit 1; `--allow-missing` makes it a warning), a warning in `list` and `resolve`',

@@ -2,6 +2,7 @@
 // an envelope the exact plan, without running anything.
 
 import { EXIT } from '../core/errors.js';
+import type { AgentProtocol } from '../core/protocols/names.js';
 import { resolvePlan } from '../engine/inspect.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
@@ -18,6 +19,7 @@ export async function runResolve(_args: string[], opts: Record<string, unknown>,
   const r = await resolvePlan(input !== undefined && input.trim() === '' && typeof opts.event !== 'string' ? undefined : input, {
     ...globals,
     ...(typeof opts.event === 'string' ? { event: opts.event } : {}),
+    ...(typeof opts.protocol === 'string' ? { protocol: opts.protocol as AgentProtocol } : {}),
   });
   if (opts.json) return { stdout: JSON.stringify(r, null, 2), exitCode: EXIT.ok };
 

@@ -31,6 +31,7 @@ const hook = shape({
     tool_names: optional(listOf(isString)),
     tool_name_regex: optional(isString),
     args: optional(recordOf(matcher)),
+    fields: optional(recordOf(listOf(isString))),
     session_kinds: optional(listOf(isString)),
     max_context_tokens: optional(isNumber),
   })),

@@ -31,6 +31,8 @@ export interface Match {
   args?: Record<string, ArgMatcher>;
   /** match.command, compiled: any of the clauses (shell/command-match.ts). */
   command?: CommandClause[];
+  /** Top-level envelope fields (the agent's own input fields included), each equal to one of the strings. */
+  fields?: Record<string, string[]>;
   session_kinds?: string[];
   max_context_tokens?: number;
 }

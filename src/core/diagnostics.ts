@@ -29,6 +29,7 @@ export const WARNING_CODES = [
   'durable_ignored',
   'broad_match',
   'tool_filter_never_matches',
+  'args_other_agent',
   'hook_skipped',
   'script_not_found',
   'interpreter_not_found',

@@ -7,6 +7,7 @@ import { pyStr } from './pystr.js';
 import { toolMatches } from './tool-matcher.js';
 import { REGEX_BUDGET_MS, testBounded } from './regex-budget.js';
 import { shellCommandOf } from './protocols/names.js';
+import { canonicalArgsOf, isCanonicalArg } from './protocols/tool-args.js';
 import { type CommandClause, type CommandVerdict, matchCommandLine } from './shell/command-match.js';
 
 export type MatchVerdict =
@@ -52,8 +53,15 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
   }
   if (m.args) {
     const args = tool && isJsonObject(tool.args) ? tool.args : undefined;
+    let canonical: Record<string, string> | undefined | null = null;
     for (const [name, op] of Object.entries(m.args)) {
-      const value = args && Object.hasOwn(args, name) ? pyStr(args[name]) : undefined;
+      let value = args && Object.hasOwn(args, name) ? pyStr(args[name]) : undefined;
+      // The tool has no argument of that name: a canonical name (path, command, content) reads the
+      // portable view, computed from the arguments as modified so far (docs/hooks-file.md).
+      if (value === undefined && isCanonicalArg(name) && !(args && Object.hasOwn(args, name))) {
+        if (canonical === null) canonical = tool && typeof tool.name === 'string' ? canonicalArgsOf(tool.name, args) : undefined;
+        value = canonical && Object.hasOwn(canonical, name) ? canonical[name] : undefined;
+      }
       if (value === undefined) return { verdict: 'no_match', reason: `argument ${name} is missing` };
       if (op.equals !== undefined && value !== op.equals) {
         return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants it to equal \`${op.equals}\`` };
@@ -67,6 +75,14 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
           return { verdict: 'error', reason: `regex \`${op.regexSource}\` on argument ${name} ran out of its ${REGEX_BUDGET_MS} ms budget` };
         }
         if (!found) return { verdict: 'no_match', reason: `argument ${name} is ${show(value)}, hook wants regex \`${op.regexSource}\`` };
+      }
+    }
+  }
+  if (m.fields) {
+    for (const [name, wanted] of Object.entries(m.fields)) {
+      const value = Object.hasOwn(envelope, name) ? str(envelope[name]) : undefined;
+      if (value === undefined || !wanted.includes(value)) {
+        return { verdict: 'no_match', reason: `${name} is ${show(value)}, hook wants ${wanted.length === 1 ? `\`${wanted[0]}\`` : `one of ${wanted.map((w) => `\`${w}\``).join(', ')}`}` };
       }
     }
   }
@@ -118,6 +134,7 @@ export function describeMatch(m: Hook['match']): string {
     if (op.regexSource !== undefined) parts.push(`args.${name}=~/${op.regexSource}/`);
   }
   for (const c of m.command ?? []) parts.push(`command=${describeClause(c)}`);
+  for (const [name, wanted] of Object.entries(m.fields ?? {})) parts.push(`${name}=${wanted.join('|')}`);
   if (m.session_kinds?.length) parts.push(`session_kinds=${m.session_kinds.join('|')}`);
   if (m.max_context_tokens !== undefined) parts.push(`context_tokens<=${m.max_context_tokens}`);
   return parts.join(' ') || '*';

@@ -10,6 +10,7 @@ import type { DiagnosticCode, SchemaFinding } from './diagnostics.js';
 import type { JsonPath } from './json.js';
 import type { RawCommandClause, RawCommandNot, RawHook, RawHooksFile, RawSettings } from './schema.js';
 import { compileToolMatcher } from './tool-matcher.js';
+import { foreignArgOf } from './protocols/tool-args.js';
 import { type ArgsTest, type CommandClause, globToRegExp } from './shell/command-match.js';
 
 export interface RuleFinding extends SchemaFinding {
@@ -74,6 +75,17 @@ export function normaliseHooksFile(raw: RawHooksFile, source: Layer, file: strin
       for (const key of TOOL_FILTERS) {
         if (h.match[key] !== undefined) {
           add('warning', at('match', key), 'tool_filter_never_matches', `${key} never matches: event ${event} carries no tool`, hookInfo);
+        }
+      }
+    }
+    if (h.match?.args) {
+      const names = [...(h.match.tool_name !== undefined ? [h.match.tool_name] : []), ...(h.match.tool_names ?? []), ...(match?.toolMatcher?.kind === 'names' ? match.toolMatcher.names : [])];
+      for (const arg of Object.keys(h.match.args)) {
+        for (const tool of new Set(names)) {
+          const f = foreignArgOf(tool, arg);
+          if (!f) continue;
+          const also = f.via ? `; it matches only through the canonical view (${f.via})` : '; it never matches';
+          add('warning', at('match', 'args', arg), 'args_other_agent', `hook "${id}": ${tool} (${f.agent}) has no argument "${arg}", which other agents' tools take (${f.others.slice(0, 3).join(', ')}${f.others.length > 3 ? ', ...' : ''})${also}`, { ...hookInfo, hint: `${tool} takes ${f.own.join(', ')}${f.via ? `: write args.${f.via}, or drop tool_name and match tool_kind to cover every agent` : ''}` });
         }
       }
     }

@@ -44,6 +44,7 @@ const matchSchema = z.strictObject({
   tool_name_regex: z.optional(z.string()),
   args: z.optional(z.record(z.string(), matcherSchema)),
   command: z.optional(commandSchema),
+  fields: z.optional(z.record(z.string(), z.array(z.string()).check(z.minLength(1)))),
   session_kinds: z.optional(z.array(z.string())),
   max_context_tokens: z.optional(z.number().check(z.gte(0))),
 });
@@ -251,6 +252,7 @@ function salvage(entry: unknown, issues: readonly z.core.$ZodIssue[]): RawHook |
 // record's prototype; a key is data here, so put it back as an own property.
 const PROTO_RECORDS = [
   { path: ['match', 'args'], value: matcherSchema },
+  { path: ['match', 'fields'], value: z.array(z.string()).check(z.minLength(1)) },
   { path: ['run', 'env'], value: z.string() },
 ] as const;
 

@@ -6,13 +6,19 @@ import type { Warning } from '../core/diagnostics.js';
 import { completeEnvelope, parseEnvelope, stringField } from '../core/envelope.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
+import { ChrysError } from '../core/errors.js';
+import type { JsonObject } from '../core/json.js';
+import { agentToEnvelope } from '../core/protocols/inbound.js';
+import type { AgentProtocol } from '../core/protocols/names.js';
+import { projectDirFromEnv, projectRootOf } from '../core/protocols/project-root.js';
+import { readSessionRoot } from '../state/session-root.js';
 import type { ProjectTrust } from '../core/trust.js';
 import { describeMatch } from '../core/match.js';
 import { gate } from '../core/gate.js';
 import { type KillSwitches, killSwitchWarnings, killSwitchesFrom } from '../core/kill-switch.js';
 import { planEvent } from '../core/plan.js';
 import { type LoadedConfig, type Source, loadConfig } from '../config/load.js';
-import { type GlobalOptions, workspaceOf } from '../config/locations.js';
+import { type GlobalOptions, configDirOf, workspaceOf } from '../config/locations.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { lastRun, type RunEntry } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
@@ -45,9 +51,27 @@ export interface Resolution {
 
 const TEMP_FILE = '(a 0600 temp file created for each run)';
 
+/** An agent's hook input (`--protocol`; --event an agent event name) mapped as `fire --protocol` maps it, without recording anything. */
+function agentParsed(protocol: AgentProtocol, input: string | undefined, opts: GlobalOptions & { event?: string }): { envelope: JsonObject; event: EventName } {
+  const raw = input === undefined || input.trim() === '' ? {} : parseEnvelope(input, 'other').envelope;
+  const name = opts.event ?? raw.hook_event_name;
+  if (typeof name !== 'string' || name === '') {
+    throw new ChrysError('missing_event', `the ${protocol} hook input has no "hook_event_name" and no --event was given`, `pipe the input ${protocol} gives its hooks, or pass --event`);
+  }
+  // The session's project root as fire finds it (agent-fire.ts); --cwd wins over it.
+  const fromEnv = projectDirFromEnv(protocol, process.env);
+  const sessionId = typeof raw.session_id === 'string' ? raw.session_id : '';
+  const root = opts.cwd ? undefined : projectRootOf(fromEnv, fromEnv || !sessionId ? undefined : readSessionRoot(configDirOf(opts), sessionId), typeof raw.cwd === 'string' ? raw.cwd : undefined);
+  const mapped = agentToEnvelope(protocol, raw, name, root?.path);
+  if (!mapped.ok) throw new ChrysError('unknown_event', mapped.warnings[0]!.message.replace(/; no hooks ran$/, ''), 'run chrys-hooks events for the agent event names');
+  return mapped;
+}
+
 /** switches: CHRYS_HOOKS / CHRYS_HOOKS_SKIP, read from the environment when absent. */
-export async function resolvePlan(input: string | undefined, opts: GlobalOptions & { event?: string; switches?: KillSwitches }): Promise<Resolution> {
-  const parsed = input !== undefined || opts.event !== undefined ? parseEnvelope(input ?? '', opts.event) : undefined;
+export async function resolvePlan(input: string | undefined, opts: GlobalOptions & { event?: string; switches?: KillSwitches; protocol?: AgentProtocol }): Promise<Resolution> {
+  const parsed = opts.protocol && (input !== undefined || opts.event !== undefined)
+    ? agentParsed(opts.protocol, input, opts)
+    : input !== undefined || opts.event !== undefined ? parseEnvelope(input ?? '', opts.event) : undefined;
   const envelopeCwd = typeof parsed?.envelope.cwd === 'string' ? parsed.envelope.cwd : undefined;
   const workspace = workspaceOf(opts, envelopeCwd);
   const config = await loadConfig({ ...opts, workspace, checkFiles: true });
@@ -79,7 +103,8 @@ export async function resolvePlan(input: string | undefined, opts: GlobalOptions
       reason: inv && !inv.ok ? `will fail to launch: ${inv.error}` : reason,
       argv: inv ? inv.argv : null,
       cwd: inv ? inv.cwd : null,
-      env: inv ? { ...inv.env, CHRYS_HOOK_PAYLOAD_FILE: TEMP_FILE, CHRYS_HOOK_RESULT: TEMP_FILE, ...(hook.run.prompt_file ? { CHRYS_HOOK_PROMPT_FILE: TEMP_FILE } : {}) } : null,
+      // A run.protocol hook is given the agent's input on stdin, never the payload and result files.
+      env: inv ? { ...inv.env, ...(hook.run.protocol ? {} : { CHRYS_HOOK_PAYLOAD_FILE: TEMP_FILE, CHRYS_HOOK_RESULT: TEMP_FILE }), ...(hook.run.prompt_file ? { CHRYS_HOOK_PROMPT_FILE: TEMP_FILE } : {}) } : null,
     };
     hookOf.set(planned, hook);
     return planned;

@@ -155,6 +155,8 @@ export function sampleEnvelope(hook: Hook, event: EventName): JsonObject {
     session_kind: m?.session_kinds?.[0] ?? 'interactive',
   };
   if (event === 'user_prompt_submit') envelope.prompt = 'an example prompt from chrys-hooks test';
+  // match.fields: the first value each field may have (source: startup).
+  for (const [name, values] of Object.entries(m?.fields ?? {})) if (!Object.hasOwn(envelope, name) && name !== 'tool' && values[0] !== undefined) envelope[name] = values[0];
   if (!eventSpec(event).hasTool) return envelope;
   const args: JsonObject = {};
   for (const [name, op] of Object.entries(m?.args ?? {})) {

@@ -53,7 +53,7 @@ describe('import --from claude', () => {
     expect(r.stdout).toMatch(/# not imported: .*"\(unclosed" is not a valid regex/);
     expect(r.stdout).toMatch(/# not imported: .*event "TeleportHome" has no chrys-hooks equivalent/);
     expect(r.stdout).toContain('# uses CLAUDE_PLUGIN_ROOT');
-    expect(r.stdout).toContain('# matcher "startup" on SessionStart was not carried over');
+    expect(r.stdout).toContain('"source": ["startup"]');
     const file = s.write('imported.yaml', r.stdout);
     const v = await s.run(['validate', file, '--format', 'json']);
     expect(JSON.parse(v.stdout)).toMatchObject({ errors: 0 });

@@ -42,7 +42,7 @@ describe('unknown keys', () => {
     ['a hook, belonging in run', hook({ shel: 'x' }), 'unknown_key key hooks.0.shel: unknown key "shel" in hooks[0] (did you mean "run.shell"?)'],
     ['a hook, belonging in match', hook({ tool_name: 'x' }), 'unknown_key key hooks.0.tool_name: unknown key "tool_name" in hooks[0] (did you mean "match.tool_name"?)'],
     ['match', hook({ match: { tool: 'x' } }), 'unknown_key key hooks.0.match.tool: unknown key "tool" in hooks[0].match (did you mean "tool_kind"?)'],
-    ['match, close to nothing', hook({ match: { qqqqqqqq: 'x' } }), 'unknown_key key hooks.0.match.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].match (allowed keys: profile, profiles, tool_kind, tool_name, tool_names, tool_name_regex, args, command, session_kinds, max_context_tokens)'],
+    ['match, close to nothing', hook({ match: { qqqqqqqq: 'x' } }), 'unknown_key key hooks.0.match.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].match (allowed keys: profile, profiles, tool_kind, tool_name, tool_names, tool_name_regex, args, command, fields, session_kinds, max_context_tokens)'],
     ['an argument matcher', hook({ match: { args: { p: { equal: 'x' } } } }), 'unknown_key key hooks.0.match.args.p.equal: unknown key "equal" in hooks[0].match.args.p (did you mean "equals"?)'],
     ['an argument matcher, close to nothing', hook({ match: { args: { p: { qqqqqqqq: 'x' } } } }), 'unknown_key key hooks.0.match.args.p.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].match.args.p (allowed keys: equals, contains, regex)'],
     ['run', hook({ run: { type: 'shell', shell: 'x', cmd: 'y' } }), 'unknown_key key hooks.0.run.cmd: unknown key "cmd" in hooks[0].run (did you mean "cwd"?)'],

@@ -16,7 +16,7 @@ export interface ImportedHook {
   agentEvent: string;
   description: string;
   enabled: boolean;
-  match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string } | undefined;
+  match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string; fields?: Record<string, string[]> } | undefined;
   run: { type: 'shell'; shell: string } | { type: 'command'; argv: string[] };
   env: Record<string, string>;
   protocol: 'claude' | 'codex' | 'gemini';
@@ -25,6 +25,8 @@ export interface ImportedHook {
   onError: 'warn' | 'block';
   /** Shown as comments above the entry. */
   notes: string[];
+  /** Why the hook is imported `enabled: false` because no Chrys match is exactly the agent's (also said on stderr). */
+  disabledReason?: string;
 }
 
 export interface ImportPlan {
@@ -32,6 +34,50 @@ export interface ImportPlan {
   /** Things not imported at all, shown as comments. */
   skipped: string[];
 }
+
+/**
+ * The input field each agent's matcher tests on an event that is not a tool
+ * event (AGENT-PROTOCOLS §1.1, §2.3, §3.3-3.4). `null`: the agent ignores a
+ * matcher there, so leaving it out is exact. An event missing here: what the
+ * matcher tests is not known, and the hook is imported disabled.
+ */
+const CLAUDE_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
+  SessionStart: 'source',
+  SessionEnd: 'reason',
+  PreCompact: 'trigger',
+  PostCompact: 'trigger',
+  Notification: 'notification_type',
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type',
+  ConfigChange: 'source',
+  PermissionDenied: 'tool_name',
+  UserPromptSubmit: null,
+  Stop: null,
+  PostToolBatch: null,
+  MessageDisplay: null,
+  TaskCreated: null,
+  TaskCompleted: null,
+  TeammateIdle: null,
+  CwdChanged: null,
+  WorktreeCreate: null,
+  WorktreeRemove: null,
+};
+const CODEX_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
+  SessionStart: 'source',
+  PreCompact: 'trigger',
+  PostCompact: 'trigger',
+  SubagentStart: 'agent_type',
+  SubagentStop: 'agent_type',
+  UserPromptSubmit: null,
+  Stop: null,
+};
+const GEMINI_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
+  SessionStart: 'source',
+  SessionEnd: 'reason',
+  PreCompress: 'trigger',
+  Notification: 'notification_type',
+};
+const MATCHER_FIELD: Record<ImportSource, Readonly<Record<string, string | null>>> = { claude: CLAUDE_MATCHER_FIELD, codex: CODEX_MATCHER_FIELD, gemini: GEMINI_MATCHER_FIELD, cursor: {} };
 
 const PROTOCOL_OF: Record<ImportSource, ImportedHook['protocol']> = { claude: 'claude', codex: 'codex', gemini: 'gemini', cursor: 'claude' };
 // The agents' own default timeouts (seconds), so an imported hook gets the time it had.
@@ -104,13 +150,20 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
     return undefined;
   }
   const notes: string[] = [];
-  const match = convertMatcher(from, event, agentEvent, group.matcher, notes);
-  if (match === null) {
-    plan.skipped.push(`${file}: ${where}: matcher ${JSON.stringify(group.matcher)} is not a valid regex; ${from === 'claude' || from === 'codex' ? 'the agent never runs this hook' : 'not imported'}`);
+  const converted = convertMatcher(from, event, agentEvent, group.matcher, notes);
+  if (converted === null) {
+    plan.skipped.push(`${file}: ${where}: matcher ${JSON.stringify(group.matcher)} is not a valid regex; the agent never runs this hook`);
     return undefined;
   }
+  let match = 'disabled' in converted ? undefined : converted.match;
+  const disabledReason = 'disabled' in converted ? converted.disabled : undefined;
   const name = typeof handler.name === 'string' ? handler.name : undefined;
-  if (event === 'other') notes.push(`"${agentEvent}" arrives as event other, which also fires for the agent's other unmapped events`);
+  if (event === 'other') {
+    // `other` fires for every unmapped event: the event name keeps it to its own.
+    match = { ...match, fields: { hook_event_name: [agentEvent], ...match?.fields } };
+    notes.push(`"${agentEvent}" arrives as event other; match.fields.hook_event_name keeps this hook to ${agentEvent}`);
+  }
+  if (disabledReason) notes.unshift(`imported disabled: ${disabledReason}`);
   if (/\$\{?CLAUDE_PLUGIN_(ROOT|DATA)\}?/.test(command)) notes.push('uses CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA, which only plugin hooks get: set them in run.env');
   for (const key of ['if', 'once', 'asyncRewake', 'statusMessage', 'shell', 'loop_limit']) {
     if (handler[key] !== undefined) notes.push(`${key}: ${JSON.stringify(plainJson(handler[key]))} was not carried over`);
@@ -122,7 +175,7 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
     event,
     agentEvent,
     description: `${agentEvent} hook imported from ${file}${name ? ` (${name})` : ''}`,
-    enabled: !(name && site.disabled.includes(name)),
+    enabled: !(name && site.disabled.includes(name)) && disabledReason === undefined,
     match,
     run: args ? { type: 'command', argv: [command, ...args] } : { type: 'shell', shell: command },
     env: envOf(handler.env),
@@ -131,32 +184,61 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
     timeoutSeconds: timeoutOf(from, event, handler.timeout),
     onError: handler.failClosed === true ? 'block' : 'warn',
     notes,
+    ...(disabledReason ? { disabledReason } : {}),
   };
 }
 
-/** The match clause; undefined = match all; null = an invalid regex. */
-function convertMatcher(from: ImportSource, event: EventName, agentEvent: string, matcher: Json | undefined, notes: string[]): ImportedHook['match'] | null {
-  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return undefined;
-  if (typeof matcher !== 'string') {
-    notes.push(`matcher ${JSON.stringify(plainJson(matcher))} is not a string; not carried over`);
-    return undefined;
-  }
-  if (!TOOL_EVENTS.includes(event) || !eventSpec(event).hasTool) {
-    notes.push(`matcher ${JSON.stringify(matcher)} on ${agentEvent} was not carried over: this hook runs on every ${agentEvent}`);
-    return undefined;
-  }
+type Converted = { match: ImportedHook['match'] } | { disabled: string };
+
+/**
+ * The match clause that is exactly the agent's matcher; `disabled` with the
+ * reason when there is none (the hook is imported off, never broader); null
+ * for a regex the agent itself rejects (it never runs the hook).
+ */
+function convertMatcher(from: ImportSource, event: EventName, agentEvent: string, matcher: Json | undefined, notes: string[]): Converted | null {
+  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return { match: undefined };
+  if (typeof matcher !== 'string') return { disabled: `its matcher ${JSON.stringify(plainJson(matcher))} is not a string, and no match clause is exactly what the agent does with it` };
+  if (!TOOL_EVENTS.includes(event) || !eventSpec(event).hasTool) return fieldMatcher(from, agentEvent, matcher, notes);
   const compiled = compileToolMatcher(matcher);
   if (!compiled.ok) {
     // Gemini CLI falls back to an exact match when the regex does not compile.
     if (from === 'gemini') {
       notes.push(`matcher ${JSON.stringify(matcher)} is not a valid regex; Gemini CLI matches it exactly, and so does this hook`);
-      return { tool_name: matcher };
+      return { match: { tool_name: matcher } };
     }
+    // Codex reads matchers as Rust regexes, which accept some patterns JavaScript does not ((?i), \\z).
+    if (from === 'codex') return { disabled: `matcher ${JSON.stringify(matcher)} is not a JavaScript regex, so tool_name_regex cannot say what Codex's Rust regex matches; rewrite it as tool_name_regex or tool_names` };
     return null;
   }
-  if (compiled.matcher.kind === 'names') return compiled.matcher.names.length === 1 ? { tool_name: compiled.matcher.names[0]! } : { tool_names: compiled.matcher.names };
-  if (compiled.matcher.kind === 'all') return undefined;
-  return { tool_name_regex: matcher };
+  if (compiled.matcher.kind === 'all') return { match: undefined };
+  if (compiled.matcher.kind === 'names') {
+    let names = compiled.matcher.names;
+    // Codex's apply_patch answers to the matchers Edit and Write (AGENT-PROTOCOLS §2.3).
+    if (from === 'codex' && names.some((n) => n === 'Edit' || n === 'Write') && !names.includes('apply_patch')) {
+      names = [...names, 'apply_patch'];
+      notes.push(`Codex runs a matcher naming Edit or Write for apply_patch too, so apply_patch is in tool_names`);
+    }
+    if (from === 'gemini' || from === 'codex') notes.push(`${from === 'gemini' ? 'Gemini CLI' : 'Codex'} reads matcher ${JSON.stringify(matcher)} as an unanchored regex; this hook matches the names exactly, which is never broader`);
+    return { match: names.length === 1 ? { tool_name: names[0]! } : { tool_names: names } };
+  }
+  return { match: { tool_name_regex: matcher } };
+}
+
+/** A matcher on an event without a tool: a match on the input field the agent tests, exactly, or off. */
+function fieldMatcher(from: ImportSource, agentEvent: string, matcher: string, notes: string[]): Converted {
+  const table = MATCHER_FIELD[from];
+  const field = Object.hasOwn(table, agentEvent) ? table[agentEvent] : undefined;
+  if (field === null) {
+    notes.push(`matcher ${JSON.stringify(matcher)} on ${agentEvent} was not carried over: the agent ignores matchers on ${agentEvent}, so this hook runs on every ${agentEvent}, as it did`);
+    return { match: undefined };
+  }
+  if (field === undefined) return { disabled: `matcher ${JSON.stringify(matcher)} on ${agentEvent}: chrys-hooks does not know which field it tests, so no match clause is exactly the agent's` };
+  // Gemini CLI compares lifecycle matchers as exact strings.
+  if (from === 'gemini') return { match: { fields: { [field]: [matcher] } } };
+  const compiled = compileToolMatcher(matcher);
+  if (compiled.ok && compiled.matcher.kind === 'all') return { match: undefined };
+  if (compiled.ok && compiled.matcher.kind === 'names') return { match: { fields: { [field]: compiled.matcher.names } } };
+  return { disabled: `matcher ${JSON.stringify(matcher)} on ${agentEvent} is a regex on ${field}; match.fields lists exact values, so write them out (e.g. fields: { ${field}: [...] }) and enable the hook` };
 }
 
 function timeoutOf(from: ImportSource, event: EventName, raw: Json | undefined): number | undefined {

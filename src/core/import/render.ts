@@ -32,6 +32,8 @@ function renderHook(h: ImportedHook): string[] {
     if (h.match.tool_name !== undefined) out.push(`      tool_name: ${q(h.match.tool_name)}`);
     if (h.match.tool_names) out.push(`      tool_names: [${h.match.tool_names.map(q).join(', ')}]`);
     if (h.match.tool_name_regex !== undefined) out.push(`      tool_name_regex: ${q(h.match.tool_name_regex)}`);
+    const fields = Object.entries(h.match.fields ?? {});
+    if (fields.length > 0) out.push('      fields:', ...fields.map(([k, v]) => `        ${q(k)}: [${v.map(q).join(', ')}]`));
   }
   out.push('    run:');
   if (h.run.type === 'shell') out.push('      type: shell', `      shell: ${q(h.run.shell)}`);

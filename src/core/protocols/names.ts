@@ -113,9 +113,16 @@ const TOOL_KINDS: Readonly<Record<string, string>> = {
   grep: 'filesystem.read',
   search_file_content: 'filesystem.read',
   list_directory: 'filesystem.read',
+  ls: 'filesystem.read',
+  // Copilot CLI's file tools (src/core/protocols/tool-args.ts).
+  view: 'filesystem.read',
+  create: 'filesystem.write',
+  edit: 'filesystem.write',
 };
 
-export const toolKindOf = (name: string): string | undefined => (Object.hasOwn(TOOL_KINDS, name) ? TOOL_KINDS[name] : undefined);
+/** A tool's kind; every shell tool in SHELL_TOOLS is process.exec. */
+export const toolKindOf = (name: string): string | undefined =>
+  Object.hasOwn(TOOL_KINDS, name) ? TOOL_KINDS[name] : SHELL_TOOLS.some((t) => t.tool === name) ? 'process.exec' : undefined;
 
 /**
  * Each agent's shell tool and the argument that holds its command line, for
