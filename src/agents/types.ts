@@ -34,6 +34,14 @@ export interface AgentDescriptor {
   group(event: string, command: string): Record<string, unknown>;
   /** What the user must still do in the agent after an install of this scope (e.g. Codex's hook review). */
   afterInstall(scope: Scope): string[];
+  /** Handlers sit directly in `hooks.<event>` (Cursor, Copilot CLI), not in Claude-shaped groups. */
+  flat?: boolean;
+  /** The handler key holding the command line: `command`, or Copilot's `bash`. */
+  commandKey?: string;
+  /** The file's `version`, written with `hooks` into a file that has neither. */
+  version?: number;
+  /** The command names its event with --event: the agent's input does not (Copilot CLI). */
+  eventFlag?: boolean;
   /** Standing caveats `doctor` repeats for every wired file (a trust state chrys-hooks cannot read). */
   doctorChecks: string[];
 }

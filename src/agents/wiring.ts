@@ -76,20 +76,33 @@ function parse(text: string): Parsed {
 }
 
 /** Every chrys-hooks handler of the file, in file order; a HookFileError when it cannot be read as the agent's JSON. */
-export function readWiring(text: string): WiredEntry[] {
-  return entriesOf(parse(text));
+export function readWiring(text: string, shape: Shape = {}): WiredEntry[] {
+  return entriesOf(parse(text), shape);
 }
 
-function entriesOf(p: Parsed): WiredEntry[] {
+/** How a descriptor's file holds handlers: Claude-shaped groups, or (flat) the handlers in the event's list. */
+export type Shape = Pick<AgentDescriptor, 'flat' | 'commandKey'>;
+
+function entriesOf(p: Parsed, shape: Shape): WiredEntry[] {
   const out: WiredEntry[] = [];
   if (p.hooks?.value.kind !== 'object') return out;
+  const key = shape.commandKey ?? 'command';
   for (const member of p.hooks.value.members) {
     if (member.value.kind !== 'array') continue;
+    if (shape.flat) {
+      member.value.items.forEach((handler, g) => {
+        const command = memberOf(handler, key)?.value;
+        if (command?.kind !== 'value' || typeof command.value !== 'string') return;
+        const chrys = chrysCommandOf(command.value);
+        if (chrys) out.push({ event: member.key, command: command.value, chrys, group: g, handler: -1, handlers: 1 });
+      });
+      continue;
+    }
     member.value.items.forEach((group, g) => {
       const list = memberOf(group, 'hooks')?.value;
       if (list?.kind !== 'array') return;
       list.items.forEach((handler, h) => {
-        const command = memberOf(handler, 'command')?.value;
+        const command = memberOf(handler, key)?.value;
         if (command?.kind !== 'value' || typeof command.value !== 'string') return;
         const chrys = chrysCommandOf(command.value);
         if (chrys) out.push({ event: member.key, command: command.value, chrys, group: g, handler: h, handlers: list.items.length });
@@ -109,6 +122,8 @@ export function addEntry(text: string, descriptor: AgentDescriptor, event: strin
   let p = parse(text);
   const group = compactJson(descriptor.group(event, command));
   if (!p.hooks) {
+    if (descriptor.version !== undefined && !memberOf(p.root, 'version')) text = appendEntry(text, p.root, `"version": ${descriptor.version}`);
+    p = parse(text);
     text = appendEntry(text, p.root, '"hooks": {}');
     p = parse(text);
   }
@@ -123,15 +138,16 @@ export function addEntry(text: string, descriptor: AgentDescriptor, event: strin
 }
 
 /** The file with one chrys-hooks handler's command replaced. */
-export function setCommand(text: string, entry: WiredEntry, command: string): string {
+export function setCommand(text: string, entry: WiredEntry, command: string, shape: Shape = {}): string {
   const p = parse(text);
   const handler = handlerNode(p, entry);
-  const node = memberOf(handler, 'command')!.value;
+  const node = memberOf(handler, shape.commandKey ?? 'command')!.value;
   return replaceNode(text, node, JSON.stringify(command));
 }
 
 function handlerNode(p: Parsed, entry: WiredEntry): JsoncNode {
   const group = eventArray(p, entry.event)!.items[entry.group]!;
+  if (entry.handler < 0) return group;
   const list = memberOf(group, 'hooks')!.value as Extract<JsoncNode, { kind: 'array' }>;
   return list.items[entry.handler]!;
 }
@@ -145,7 +161,7 @@ export function removeHandler(text: string, entry: WiredEntry): string {
   const p = parse(text);
   const events = p.hooks!.value as Extract<JsoncNode, { kind: 'object' }>;
   const array = eventArray(p, entry.event)!;
-  if (entry.handlers > 1) {
+  if (entry.handler >= 0 && entry.handlers > 1) {
     const list = memberOf(array.items[entry.group], 'hooks')!.value as Extract<JsoncNode, { kind: 'array' }>;
     return removeEntry(text, list, entry.handler);
   }

@@ -28,7 +28,9 @@ export async function runAgentFire(read: () => string, opts: Record<string, unkn
   // agent event, so it is not checked against the Chrys event names here.
   const { reply, decision } = await answerAgentInput(protocol, () => parseEnvelope(read(), 'other').envelope, flagEvent, fireOpts, { exitCode: opts.exitCode === true });
   // On exit 2 the agent shows stderr as the block reason: nothing else goes there.
-  const stderr = reply.exitCode === 2 ? [reply.stderr.replace(/\n$/, '')] : decision ? await notices(globals, decision) : [];
+  // Otherwise the reply's own stderr (Copilot: what its JSON cannot say) comes first.
+  const own = reply.stderr ? reply.stderr.replace(/\n$/, '').split('\n') : [];
+  const stderr = reply.exitCode === 2 ? [reply.stderr.replace(/\n$/, '')] : [...own, ...(decision ? await notices(globals, decision) : [])];
   return { ...(reply.stdout ? { stdout: reply.stdout } : {}), stderr, exitCode: reply.exitCode };
 }
 

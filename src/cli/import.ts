@@ -1,4 +1,4 @@
-// `chrys-hooks import --from claude|codex|gemini|cursor [FILE] [--write [--global] [--force]]`.
+// `chrys-hooks import --from claude|codex|gemini|cursor|copilot [FILE] [--write [--global] [--force]]`.
 
 import { ChrysError, EXIT } from '../core/errors.js';
 import type { ImportSource } from '../core/import/convert.js';
@@ -7,19 +7,15 @@ import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { printable } from '../core/printable.js';
 
-const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor'];
+const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot'];
 
 const AGENT: Record<ImportSource, { name: string; settings: string }> = {
   claude: { name: 'Claude Code', settings: '.claude/settings.json (and settings.local.json)' },
   codex: { name: 'Codex', settings: '.codex/hooks.json' },
   gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json' },
   cursor: { name: 'Cursor', settings: '.cursor/hooks.json' },
+  copilot: { name: 'Copilot CLI', settings: '.github/hooks/*.json' },
 };
-
-/** The agent's settings entry that calls chrys-hooks for one of its events (Cursor: no `install` yet). */
-function settingsLine(agentEvent: string): string {
-  return `"${agentEvent}": [{ "command": "chrys-hooks fire --protocol claude --exit-code" }]`;
-}
 
 /** The command that wires the agent to chrys-hooks, for the given events (all it maps when none). */
 const installLine = (from: ImportSource, events: string[] = []): string => `chrys-hooks install --agent ${from}${events.length ? ` --events ${events.join(',')}` : ''}`;
@@ -28,19 +24,17 @@ const installLine = (from: ImportSource, events: string[] = []): string => `chry
 function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
   const a = AGENT[from];
   const others = [...new Set(otherEvents.map(printable))];
-  const wire = from === 'cursor'
-    ? `call chrys-hooks there instead, one line per event (README "Use it from your agent"), e.g. ${settingsLine('preToolUse')}`
-    : `then wire ${a.name} to chrys-hooks: ${installLine(from)}`;
+  const wire = `then wire ${a.name} to chrys-hooks: ${installLine(from)}`;
   const lines = [`next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`, `      ${wire}`];
   for (const e of others) {
-    lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${from === 'cursor' ? settingsLine(e) : installLine(from, [e])}`);
+    lines.push(`note: "${e}" is imported as event other: it fires only if ${a.settings} calls chrys-hooks for ${e}: ${installLine(from, [e])}`);
   }
   return lines;
 }
 
 export async function runImport(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const from = opts.from as ImportSource | undefined;
-  if (!from || !SOURCES.includes(from)) throw new ChrysError('usage', "required option '--from <agent>' not specified (claude, codex, gemini or cursor)");
+  if (!from || !SOURCES.includes(from)) throw new ChrysError('usage', "required option '--from <agent>' not specified (claude, codex, gemini, cursor or copilot)");
   if ((opts.global || opts.force) && !opts.write) throw new ChrysError('usage', '--global and --force need --write');
   const result = importConfig({ ...globals, from, ...(args[0] ? { file: args[0] } : {}), write: opts.write === true, global: opts.global === true, force: opts.force === true });
   // A hook imported off because no match clause is exactly the agent's matcher: said here too, not only in the YAML.

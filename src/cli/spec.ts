@@ -32,7 +32,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const EVENT_OPTION: OptionSpec = { flags: '--event <name>', description: 'event name or alias' };
-const AGENT_OPTION: OptionSpec = { flags: '--agent <agent>', description: 'claude, codex or gemini', choices: ['claude', 'codex', 'gemini'] };
+const AGENT_OPTION: OptionSpec = { flags: '--agent <agent>', description: 'claude, codex, gemini, cursor or copilot', choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] };
 const INPUT_OPTION: OptionSpec = { flags: '--input <file>', description: 'read the envelope from a file instead of stdin', file: true };
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -44,7 +44,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { ...EVENT_OPTION, description: 'event name or alias (wins over the envelope "event")' },
       { flags: '--exit-code', description: 'exit 2 when the decision is a block' },
       INPUT_OPTION,
-      { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
+      { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex, gemini, cursor or copilot", choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
       { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks, a hooks file, a guard or the input is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
       { flags: '--explain', description: 'trace sources, trust and each hook on stderr (also CHRYS_HOOKS_DEBUG=1)' },
     ],
@@ -93,9 +93,9 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'import',
     args: '[file]',
     summary: "convert another agent's hook config into a Chrys hooks.yaml",
-    description: 'Reads the hook config of Claude Code (.claude/settings.json, settings.local.json), Codex (.codex/hooks.json), Gemini CLI (.gemini/settings.json) or Cursor (.cursor/hooks.json) in --cwd, or FILE, and prints an equivalent hooks.yaml whose hooks run the same commands by that agent\'s protocol.',
+    description: 'Reads the hook config of Claude Code (.claude/settings.json, settings.local.json), Codex (.codex/hooks.json), Gemini CLI (.gemini/settings.json), Cursor (.cursor/hooks.json) or Copilot CLI (.github/hooks/*.json) in --cwd, or FILE, and prints an equivalent hooks.yaml whose hooks run the same commands by that agent\'s protocol.',
     options: [
-      { flags: '--from <agent>', description: 'claude, codex, gemini or cursor', choices: ['claude', 'codex', 'gemini', 'cursor'] },
+      { flags: '--from <agent>', description: 'claude, codex, gemini, cursor or copilot', choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
       { flags: '--write', description: 'write the project hooks file instead of printing' },
       { flags: '--global', description: 'with --write: write the global hooks file' },
       { flags: '--force', description: 'with --write: replace an existing hooks file' },
@@ -105,7 +105,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'install',
     summary: "wire an agent's hook config to call chrys-hooks on every event it has",
-    description: "Edits the agent's own hook file (Claude Code ~/.claude/settings.json, Codex ~/.codex/hooks.json, Gemini CLI ~/.gemini/settings.json; with --project the project's) in place, adding one `chrys-hooks fire --protocol AGENT` entry per event and keeping every other key, hook and comment. Writes atomically and keeps the old file as FILE.chrys-backup. A second run changes nothing. Refuses an event the other scope already wires.",
+    description: "Edits the agent's own hook file (Claude Code ~/.claude/settings.json, Codex ~/.codex/hooks.json, Gemini CLI ~/.gemini/settings.json, Cursor ~/.cursor/hooks.json, Copilot CLI ~/.copilot/hooks/chrys-hooks.json; with --project the project's) in place, adding one `chrys-hooks fire --protocol AGENT` entry per event and keeping every other key, hook and comment. Writes atomically and keeps the old file as FILE.chrys-backup. A second run changes nothing. Refuses an event the other scope already wires.",
     options: [
       AGENT_OPTION,
       { flags: '--user', description: "write the agent's user file (the default)" },
@@ -199,7 +199,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { ...INPUT_OPTION, description: 'the envelope (default: a sample built for the hook)' },
       { ...EVENT_OPTION, description: "event of the sample envelope (default: the hook's); with --protocol, an agent event name" },
-      { flags: '--protocol <agent>', description: "--input is this agent's hook input, mapped as fire --protocol maps it: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
+      { flags: '--protocol <agent>', description: "--input is this agent's hook input, mapped as fire --protocol maps it: claude, codex, gemini, cursor or copilot", choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
       { flags: '--source <layer>', description: 'pick the hook of this layer when both define the id', choices: ['project', 'global'] },
       { flags: '--json', description: 'machine-readable output' },
     ],

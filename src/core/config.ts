@@ -51,7 +51,7 @@ export type Run =
   | ({ type: 'shell'; shell: string } & RunCommon);
 
 /** Whose hook protocol a script speaks: stdin, environment, exit code and stdout (README "Use it from your agent"). */
-export type ForeignProtocol = 'claude' | 'codex' | 'gemini';
+export type ForeignProtocol = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
 
 export interface Execution {
   mode: Mode;

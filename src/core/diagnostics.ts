@@ -54,6 +54,7 @@ export const WARNING_CODES = [
   'agent_input_invalid',
   'fail_closed',
   'permission_ask_denied',
+  'rewrite_denied',
   'project_hooks_changed',
   'trust_record_invalid',
   'hooks_disabled',

@@ -58,7 +58,7 @@ const runSchema = z.strictObject({
   env: z.optional(z.record(z.string(), z.string())),
   cwd: z.optional(z.string()),
   prompt_file: z.optional(z.string()),
-  protocol: z.optional(z.enum(['chrys', 'claude', 'codex', 'gemini'])),
+  protocol: z.optional(z.enum(['chrys', 'claude', 'codex', 'gemini', 'cursor', 'copilot'])),
 });
 
 const executionSchema = z.strictObject({

@@ -14,6 +14,7 @@ import { type Inbound, agentToEnvelope } from '../core/protocols/inbound.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from '../core/protocols/names.js';
 import { type ProjectRoot, projectDirFromEnv, projectRootOf } from '../core/protocols/project-root.js';
 import { refusedInputReply } from '../core/protocols/refused-input.js';
+import { isAbsolute } from 'node:path';
 import { discover } from '../config/discover.js';
 import { configDirOf } from '../config/locations.js';
 import { readSessionRoot, recordSessionRoot } from '../state/session-root.js';
@@ -25,6 +26,7 @@ export const isAgentProtocol = (value: unknown): value is AgentProtocol => typeo
 /** The agent input (an envelope without "event") mapped; `flagEvent` (--event) or hook_event_name names the event. */
 export function agentInbound(protocol: AgentProtocol, input: JsonObject, flagEvent: string | undefined, opts: FireOptions): Inbound {
   const name = flagEvent ?? input.hook_event_name;
+  // Copilot's input names no event: its hooks file says it (install writes --event).
   if (typeof name !== 'string' || name === '') {
     throw new ChrysError('missing_event', `the ${protocol} hook input has no "hook_event_name" and no --event was given`, `pipe the input ${protocol} gives its hooks, or pass --event`);
   }
@@ -40,6 +42,9 @@ function sessionProjectRoot(protocol: AgentProtocol, input: JsonObject, opts: Fi
   const fromEnv = projectDirFromEnv(protocol, opts.env ?? process.env);
   const sessionId = typeof input.session_id === 'string' ? input.session_id : '';
   const recorded = fromEnv || !sessionId ? undefined : readSessionRoot(configDirOf(opts), sessionId);
+  const roots = protocol === 'cursor' && Array.isArray(input.workspace_roots) ? input.workspace_roots : [];
+  const cursorRoot = typeof roots[0] === 'string' && isAbsolute(roots[0]) ? roots[0] : undefined;
+  if (!fromEnv && cursorRoot) return { path: cursorRoot, source: 'env', detail: 'workspace_roots[0] of the input' };
   return projectRootOf(fromEnv, recorded, typeof input.cwd === 'string' ? input.cwd : undefined);
 }
 

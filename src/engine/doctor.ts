@@ -7,7 +7,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { execa } from 'execa';
 import { AGENTS, AGENT_IDS, type AgentDescriptor, type Scope } from '../agents/index.js';
-import { HookFileError, readWiring, type WiredEntry } from '../agents/wiring.js';
+import { HookFileError, readWiring, type Shape, type WiredEntry } from '../agents/wiring.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
 import type { ProjectTrust } from '../core/trust.js';
 import { diagnosticText } from '../core/diagnostics.js';
@@ -86,7 +86,7 @@ export async function doctor(opts: GlobalOptions, env: NodeJS.ProcessEnv = proce
       // The workspace may be the home directory: its project file is then the user file.
       if (seen.has(path)) continue;
       seen.add(path);
-      const file = readFile(path, scope);
+      const file = readFile(path, scope, d);
       report.files.push(file.report);
       if (file.error) problems.push({ agent: id, message: `${d.name} cannot read ${path}: ${file.error}`, fix: `fix the JSON of ${path} (\`chrys-hooks install\` refuses to edit it until then)` });
       for (const e of file.entries) report.wired.push(await entryOf(e, path, scope, env, versions));
@@ -98,11 +98,11 @@ export async function doctor(opts: GlobalOptions, env: NodeJS.ProcessEnv = proce
   return { version: VERSION, binary: runningBinary(), chrys, agents, absent, problems, notes };
 }
 
-function readFile(path: string, scope: Scope): { report: DoctorFile; entries: WiredEntry[]; error?: string } {
+function readFile(path: string, scope: Scope, shape: Shape): { report: DoctorFile; entries: WiredEntry[]; error?: string } {
   if (!existsSync(path)) return { report: { path, scope, exists: false, valid: true, symlink: false }, entries: [] };
   const symlink = lstatSync(path).isSymbolicLink();
   try {
-    const entries = readWiring(readFileSync(path, 'utf8'));
+    const entries = readWiring(readFileSync(path, 'utf8'), shape);
     return { report: { path, scope, exists: true, valid: true, symlink }, entries };
   } catch (e) {
     const error = e instanceof HookFileError ? `line ${e.line}, column ${e.column}: ${e.message}` : (e as Error).message;

@@ -2,7 +2,7 @@
 // config, converts it, and returns the hooks.yaml text (and, with `write`,
 // where it went). Returns data; the CLI prints.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ChrysError } from '../core/errors.js';
 import { type ImportPlan, type ImportSource, convertAgentConfig } from '../core/import/convert.js';
@@ -17,6 +17,7 @@ const CONFIG_FILES: Record<ImportSource, readonly string[]> = {
   codex: ['.codex/hooks.json'],
   gemini: ['.gemini/settings.json'],
   cursor: ['.cursor/hooks.json'],
+  copilot: [],
 };
 
 export interface ImportOptions extends GlobalOptions {
@@ -38,13 +39,13 @@ export interface ImportResult {
 
 export function importConfig(opts: ImportOptions): ImportResult {
   const workspace = workspaceOf(opts);
-  const files = opts.file ? [resolve(opts.file)] : CONFIG_FILES[opts.from].map((f) => join(workspace, f)).filter((f) => existsSync(f));
+  const files = opts.file ? [resolve(opts.file)] : opts.from === 'copilot' ? copilotFiles(workspace) : CONFIG_FILES[opts.from].map((f) => join(workspace, f)).filter((f) => existsSync(f));
   if (files.length === 0) {
-    throw new ChrysError('input_unreadable', `no ${CONFIG_FILES[opts.from].join(' or ')} in ${workspace}`, 'name the file, or pass --cwd with the project that holds it');
+    throw new ChrysError('input_unreadable', `no ${opts.from === 'copilot' ? '.github/hooks/*.json' : CONFIG_FILES[opts.from].join(' or ')} in ${workspace}`, 'name the file, or pass --cwd with the project that holds it');
   }
   let plan: ImportPlan = { hooks: [], skipped: [] };
   for (const file of files) plan = convertAgentConfig(opts.from, readConfig(file), file, plan);
-  const header = [`Imported by \`chrys-hooks import --from ${opts.from}\` from ${files.join(', ')}.`, `Each hook runs its command unchanged (run.protocol: ${opts.from === 'cursor' ? 'claude' : opts.from}); check with \`chrys-hooks validate\`.`];
+  const header = [`Imported by \`chrys-hooks import --from ${opts.from}\` from ${files.join(', ')}.`, `Each hook runs its command unchanged (run.protocol: ${opts.from}); check with \`chrys-hooks validate\`.`];
   const yaml = renderHooksYaml(plan, header);
   if (!opts.write) return { yaml, files, plan };
 
@@ -54,6 +55,13 @@ export function importConfig(opts: ImportOptions): ImportResult {
   if (refused?.code === 'exists') throw new ChrysError('file_exists', `${refused.path} already exists; not overwritten`, 'pass --force to replace it, or print the import and merge it by hand');
   if (refused?.code === 'symlink') throw new ChrysError('file_exists', `${refused.path} is a symbolic link; chrys-hooks does not write through links`, 'replace the link with a real directory or file');
   return { yaml, files, plan, written: path, ...(existing && existing !== path ? { shadowed: existing } : {}) };
+}
+
+/** Copilot CLI reads every .github/hooks/*.json, in name order; chrys-hooks' own install file is not imported. */
+function copilotFiles(workspace: string): string[] {
+  const dir = join(workspace, '.github', 'hooks');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chrys-hooks.json').sort().map((f) => join(dir, f));
 }
 
 function readConfig(file: string): JsonObject {

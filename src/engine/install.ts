@@ -58,9 +58,9 @@ export function readAgentFile(file: string): string | undefined {
   return readFileSync(file, 'utf8');
 }
 
-export function wiringOf(file: string, text: string): WiredEntry[] {
+export function wiringOf(file: string, text: string, d?: AgentDescriptor): WiredEntry[] {
   try {
-    return readWiring(text);
+    return readWiring(text, d);
   } catch (e) {
     if (e instanceof HookFileError) throw new ChrysError('invalid_json', `${file}:${e.line}:${e.column}: cannot read it as the agent's settings: ${e.message}`, 'fix the file (the agent cannot read it either), then run again; nothing was written');
     throw e;
@@ -92,13 +92,13 @@ export function install(opts: InstallOptions): InstallResult {
   const before = readAgentFile(file);
   const events = eventsOf(d, opts.events);
   const self = selfCommand(env);
-  const commandFor = (event: string): string => `${self.text} fire --protocol ${d.id}${opts.failClosed && d.gating.includes(event) ? ' --fail-closed' : ''}`;
+  const commandFor = (event: string): string => `${self.text} fire --protocol ${d.id}${d.eventFlag ? ` --event ${event}` : ''}${opts.failClosed && d.gating.includes(event) ? ' --fail-closed' : ''}`;
 
   const clashes: string[] = [];
   for (const other of conflictFiles(d, opts.scope, dirs)) {
     const text = readAgentFile(other);
     if (text === undefined) continue;
-    for (const e of wiringOf(other, text)) if (events.includes(e.event) && !clashes.includes(`${e.event} (${other})`)) clashes.push(`${e.event} (${other})`);
+    for (const e of wiringOf(other, text, d)) if (events.includes(e.event) && !clashes.includes(`${e.event} (${other})`)) clashes.push(`${e.event} (${other})`);
   }
   if (clashes.length) {
     throw new ChrysError('refused', `not installed: ${clashes.join(', ')} already call${clashes.length === 1 ? 's' : ''} chrys-hooks, so an entry in ${file} would fire every hook twice`, `remove those with \`chrys-hooks uninstall --agent ${d.id} --${opts.scope === 'user' ? 'project' : 'user'}\`, or leave the events out with --events`);
@@ -108,7 +108,7 @@ export function install(opts: InstallOptions): InstallResult {
   const changes: Change[] = [];
   for (const event of events) {
     const command = commandFor(event);
-    const mine = wiringOf(file, text).filter((e) => e.event === event);
+    const mine = wiringOf(file, text, d).filter((e) => e.event === event);
     const first = mine[0];
     if (!first) {
       text = addEntry(text, d, event, command);
@@ -119,7 +119,7 @@ export function install(opts: InstallOptions): InstallResult {
     for (const extra of mine.slice(1).reverse()) text = removeHandler(text, extra);
     if (first.command === command && mine.length === 1) changes.push({ event, kind: 'unchanged', command });
     else {
-      if (first.command !== command) text = setCommand(text, first, command);
+      if (first.command !== command) text = setCommand(text, first, command, d);
       changes.push({ event, kind: 'updated', command, from: first.command });
     }
   }
@@ -136,7 +136,7 @@ export function uninstall(opts: Omit<InstallOptions, 'failClosed'>): InstallResu
   const changes: Change[] = [];
   if (before !== undefined) {
     for (;;) {
-      const entry = wiringOf(file, text).find((e) => !events || events.includes(e.event));
+      const entry = wiringOf(file, text, d).find((e) => !events || events.includes(e.event));
       if (!entry) break;
       text = removeHandler(text, entry);
       changes.push({ event: entry.event, kind: 'removed', command: entry.command });

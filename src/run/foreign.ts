@@ -1,10 +1,12 @@
-// Foreign hook scripts (`run.protocol: claude | codex | gemini`): the agent's
+// Foreign hook scripts (`run.protocol: claude | codex | gemini | cursor | copilot`): the agent's
 // input JSON on stdin instead of the envelope, no payload or result file, and
 // the exit code and stdout read by that agent's rules.
 
 import type { Hook } from '../core/config.js';
 import { isJsonObject, parseJson, stringifyJson } from '../core/json.js';
 import { envelopeToAgentInput } from '../core/protocols/foreign-input.js';
+import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
+import { agentEventOf } from '../core/protocols/names.js';
 import { type AgentRun, readAgentOutcome } from '../core/protocols/foreign-output.js';
 
 export interface ForeignInput {
@@ -17,8 +19,11 @@ export function foreignInput(hook: Hook, payload: string): ForeignInput | undefi
   const protocol = hook.run.protocol;
   if (!protocol) return undefined;
   const envelope = parseJson(payload);
-  const input = envelopeToAgentInput(protocol, isJsonObject(envelope) ? envelope : {}, hook.event);
-  return { stdin: stringifyJson(input), agentEvent: typeof input.hook_event_name === 'string' ? input.hook_event_name : hook.event };
+  const object = isJsonObject(envelope) ? envelope : {};
+  const input = envelopeToAgentInput(protocol, object, hook.event);
+  // Copilot's input names no event; the envelope (from Copilot) or the event table does.
+  const named = typeof input.hook_event_name === 'string' ? input.hook_event_name : object[AGENT_PROTOCOL_KEY] === protocol && typeof object.hook_event_name === 'string' ? object.hook_event_name : protocol === 'copilot' ? agentEventOf(protocol, hook.event) : undefined;
+  return { stdin: stringifyJson(input), agentEvent: named ?? hook.event };
 }
 
 /**

@@ -59,7 +59,7 @@ describe('fire --protocol', () => {
     expect(notObject).toMatchObject({ exitCode: 0, json: { systemMessage: expect.stringContaining('agent_input_invalid') } });
     const missing = await fire(s, '{"tool_name":"Bash"}', ['--protocol', 'claude']);
     expect(missing).toMatchObject({ exitCode: 65, json: { error: { code: 'missing_event' } } });
-    const bad = await s.run(['fire', '--protocol', 'copilot'], { input: '{}' });
+    const bad = await s.run(['fire', '--protocol', 'windsurf'], { input: '{}' });
     expect(bad.exitCode).toBe(64);
   });
 

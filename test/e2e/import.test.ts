@@ -197,7 +197,8 @@ describe('import --from gemini, codex and cursor', () => {
     const cursor = await s.run(['import', '--from', 'cursor']);
     expect(cursor.stdout).toContain('on_error: block');
     expect(cursor.stdout).toContain('loop_limit: 3 was not carried over');
-    expect(cursor.stdout).toMatch(/not imported: .*"beforeShellExecution" has no chrys-hooks equivalent/);
+    // beforeShellExecution is imported as the Shell tool's before_tool_call, run by the cursor protocol.
+    expect(cursor.stdout).toMatch(/id: "cursor-beforeshellexecution-1"[\s\S]*tool_name: "Shell"[\s\S]*protocol: cursor/);
     for (const text of [codex.stdout, cursor.stdout]) expect((await s.run(['validate', s.write(`v${text.length}.yaml`, text)])).exitCode).toBe(0);
     expect(readFileSync(join(s.workspace, '.cursor', 'hooks.json'), 'utf8')).toContain('failClosed');
   });

@@ -24,18 +24,18 @@ describe.each(AGENT_IDS)('agent descriptor %s', (id) => {
     const dirs = { configDir: '/h/.agent', workspace: '/w' };
     expect(d.file('user', dirs).startsWith('/h/.agent/')).toBe(true);
     expect(d.file('project', dirs).startsWith('/w/.')).toBe(true);
-    const override = { claude: 'CLAUDE_CONFIG_DIR', codex: 'CODEX_HOME', gemini: undefined }[id];
+    const override = ({ claude: 'CLAUDE_CONFIG_DIR', codex: 'CODEX_HOME', gemini: undefined, cursor: undefined, copilot: 'COPILOT_HOME' } as Record<string, string | undefined>)[id];
     if (override) expect(d.configDir({ [override]: '/x' }, '/h')).toBe('/x');
     expect(d.configDir({}, '/h')).toBe(`/h/.${id}`);
   });
 
   it('writes a group it reads back as its own entry, and removes it again', () => {
     const text = addEntry('{}\n', d, d.events[0]!, 'chrys-hooks fire --protocol ' + id);
-    const wired = readWiring(text);
+    const wired = readWiring(text, d);
     expect(wired).toMatchObject([{ event: d.events[0], chrys: { binary: 'chrys-hooks', protocol: id, failClosed: false } }]);
-    const group = d.group(d.events[0]!, 'c') as { hooks: { type: string; command: string }[] };
-    expect(group.hooks[0]).toMatchObject({ type: 'command', command: 'c' });
-    expect(removeHandler(text, wired[0]!)).toBe('{}\n');
+    const group = d.group(d.events[0]!, 'c') as { hooks?: Record<string, string>[] } & Record<string, unknown>;
+    expect(d.flat ? group : group.hooks![0]).toMatchObject({ type: 'command', [d.commandKey ?? 'command']: 'c' });
+    expect(removeHandler(text, wired[0]!)).toBe(d.version === undefined ? '{}\n' : `{\n  "version": ${d.version}\n}\n`);
   });
 });
 

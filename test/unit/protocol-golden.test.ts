@@ -15,6 +15,8 @@ import { decisionToReply } from '../../src/core/protocols/reply.js';
 
 const ROOT = 'test/fixtures/protocols';
 const sorted = (o: JsonObject): JsonObject => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+// Copilot's input names no event (its hooks file does): the fixture's name says it.
+const eventOf = (input: JsonObject, name: string): string => (typeof input.hook_event_name === 'string' ? input.hook_event_name : name.split('.')[0]!);
 const read = (path: string): JsonObject => parseJson(readFileSync(path, 'utf8')) as JsonObject;
 
 function golden(path: string, actual: string): void {
@@ -25,7 +27,7 @@ function golden(path: string, actual: string): void {
   expect(actual + '\n', path).toBe(readFileSync(path, 'utf8'));
 }
 
-describe.each(['claude', 'codex', 'gemini'] as AgentProtocol[])('the %s protocol', (protocol) => {
+describe.each(['claude', 'codex', 'gemini', 'cursor', 'copilot'] as AgentProtocol[])('the %s protocol', (protocol) => {
   const dir = join(ROOT, protocol);
   const inputs = readdirSync(dir).filter((f) => f.endsWith('.input.json')).map((f) => f.slice(0, -'.input.json'.length));
   const decisions = readdirSync(dir).filter((f) => f.endsWith('.decision.json')).map((f) => f.slice(0, -'.decision.json'.length));
@@ -37,7 +39,7 @@ describe.each(['claude', 'codex', 'gemini'] as AgentProtocol[])('the %s protocol
 
   it.each(inputs)('maps %s onto the envelope, and a same-protocol hook gets the input back unchanged', (name) => {
     const input = read(join(dir, `${name}.input.json`));
-    const mapped = agentToEnvelope(protocol, input, input.hook_event_name as string);
+    const mapped = agentToEnvelope(protocol, input, eventOf(input, name));
     expect(mapped.ok).toBe(true);
     if (!mapped.ok) return;
     golden(join(dir, `${name}.envelope.json`), stringifyJson({ event: mapped.event, ...mapped.envelope, warnings: mapped.warnings as never }, 2));
@@ -49,7 +51,7 @@ describe.each(['claude', 'codex', 'gemini'] as AgentProtocol[])('the %s protocol
   it.each(decisions)('answers the decision %s in the agent format', (name) => {
     const input = read(join(dir, `${name.split('.')[0]}.input.json`));
     const decision = read(join(dir, `${name}.decision.json`)) as unknown as Decision;
-    const agentEvent = input.hook_event_name as string;
+    const agentEvent = eventOf(input, name);
     const json = decisionToReply(protocol, decision, agentEvent);
     const exitForm = decisionToReply(protocol, decision, agentEvent, { exitCode: true });
     expect(json.exitCode).toBe(0);

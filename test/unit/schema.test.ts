@@ -121,7 +121,7 @@ describe('values', () => {
     ['an empty argv', hook({ run: { type: 'command', argv: [] } }), 'hooks[0].run.argv must not be empty (got [])'],
     ['an empty path', hook({ run: { type: 'script', path: '' } }), 'hooks[0].run.path must not be empty (got "")'],
     ['an empty shell', hook({ run: { type: 'shell', shell: '' } }), 'hooks[0].run.shell must not be empty (got "")'],
-    ['an unknown protocol', hook({ run: { ...H.run, protocol: 'cursor' } }), 'hooks[0].run.protocol is "cursor"; allowed: "chrys", "claude", "codex", "gemini"'],
+    ['an unknown protocol', hook({ run: { ...H.run, protocol: 'windsurf' } }), 'hooks[0].run.protocol is "windsurf"; allowed: "chrys", "claude", "codex", "gemini", "cursor", "copilot"'],
   ])('%s', (_name, data, message) => expect(one(data)).toBe(`invalid_value value ${findings(data)[0]!.path.join('.')}: ${message}`));
 
   it.each<[string, unknown]>([

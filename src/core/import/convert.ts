@@ -4,10 +4,10 @@
 
 import { type EventName, eventSpec } from '../events.js';
 import { type Json, type JsonObject, JsonNumber, isJsonObject } from '../json.js';
-import { CURSOR_EVENTS, chrysEventOf } from '../protocols/names.js';
+import { chrysEventOf } from '../protocols/names.js';
 import { compileToolMatcher } from '../tool-matcher.js';
 
-export type ImportSource = 'claude' | 'codex' | 'gemini' | 'cursor';
+export type ImportSource = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
 
 export interface ImportedHook {
   id: string;
@@ -16,10 +16,10 @@ export interface ImportedHook {
   agentEvent: string;
   description: string;
   enabled: boolean;
-  match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string; fields?: Record<string, string[]> } | undefined;
+  match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string; fields?: Record<string, string[]>; command_regex?: string } | undefined;
   run: { type: 'shell'; shell: string } | { type: 'command'; argv: string[] };
   env: Record<string, string>;
-  protocol: 'claude' | 'codex' | 'gemini';
+  protocol: 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
   mode: 'blocking' | 'async';
   timeoutSeconds: number | undefined;
   onError: 'warn' | 'block';
@@ -77,11 +77,21 @@ const GEMINI_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
   PreCompress: 'trigger',
   Notification: 'notification_type',
 };
-const MATCHER_FIELD: Record<ImportSource, Readonly<Record<string, string | null>>> = { claude: CLAUDE_MATCHER_FIELD, codex: CODEX_MATCHER_FIELD, gemini: GEMINI_MATCHER_FIELD, cursor: {} };
+const MATCHER_FIELD: Record<ImportSource, Readonly<Record<string, string | null>>> = { claude: CLAUDE_MATCHER_FIELD, codex: CODEX_MATCHER_FIELD, gemini: GEMINI_MATCHER_FIELD, cursor: {}, copilot: {} };
 
-const PROTOCOL_OF: Record<ImportSource, ImportedHook['protocol']> = { claude: 'claude', codex: 'codex', gemini: 'gemini', cursor: 'claude' };
+const PROTOCOL_OF: Record<ImportSource, ImportedHook['protocol']> = { claude: 'claude', codex: 'codex', gemini: 'gemini', cursor: 'cursor', copilot: 'copilot' };
 // The agents' own default timeouts (seconds), so an imported hook gets the time it had.
-const DEFAULT_TIMEOUT: Record<ImportSource, number | undefined> = { claude: 600, codex: 600, gemini: 60, cursor: undefined };
+const DEFAULT_TIMEOUT: Record<ImportSource, number | undefined> = { claude: 600, codex: 600, gemini: 60, cursor: undefined, copilot: 30 };
+// Cursor's one-tool gates fire before_tool_call / after_tool_call for that tool only: the match says so, so the hook is not widened.
+const CURSOR_TOOL_OF: Record<string, ImportedHook['match']> = {
+  beforeShellExecution: { tool_name: 'Shell' },
+  afterShellExecution: { tool_name: 'Shell' },
+  beforeMCPExecution: { tool_name_regex: '^MCP:' },
+  afterMCPExecution: { tool_name_regex: '^MCP:' },
+  beforeReadFile: { tool_name: 'Read' },
+  afterFileEdit: { tool_name: 'Write' },
+};
+const flat = (from: ImportSource): boolean => from === 'cursor' || from === 'copilot';
 const TOOL_EVENTS: readonly EventName[] = ['before_tool_call', 'after_tool_call', 'tool_error', 'permission_request'];
 
 /** Converts one agent config file's content; `file` names it in descriptions. */
@@ -109,10 +119,10 @@ export function convertAgentConfig(from: ImportSource, config: JsonObject, file:
     }
     groups.forEach((group, g) => {
       if (!isJsonObject(group)) return void plan.skipped.push(`${file}: hooks.${agentEvent}[${g}] is not an object; not imported`);
-      const handlers = from === 'cursor' ? [group] : Array.isArray(group.hooks) ? group.hooks : [];
+      const handlers = flat(from) ? [group] : Array.isArray(group.hooks) ? group.hooks : [];
       handlers.forEach((handler, h) => {
-        const where = `${agentEvent}[${g}]${from === 'cursor' ? '' : `.hooks[${h}]`}`;
-        const position = from === 'cursor' ? `${g + 1}` : `${g + 1}-${h + 1}`;
+        const where = `${agentEvent}[${g}]${flat(from) ? '' : `.hooks[${h}]`}`;
+        const position = flat(from) ? `${g + 1}` : `${g + 1}-${h + 1}`;
         const hook = isJsonObject(handler) ? convertHandler(from, { agentEvent, event, group, handler, file, where, position, disabled }, plan) : undefined;
         if (!isJsonObject(handler)) plan.skipped.push(`${file}: ${where} is not an object; not imported`);
         if (hook) plan.hooks.push(hook);
@@ -124,7 +134,6 @@ export function convertAgentConfig(from: ImportSource, config: JsonObject, file:
 }
 
 function eventFor(from: ImportSource, agentEvent: string): EventName | undefined {
-  if (from === 'cursor') return Object.hasOwn(CURSOR_EVENTS, agentEvent) ? CURSOR_EVENTS[agentEvent] : undefined;
   return chrysEventOf(from, agentEvent);
 }
 
@@ -143,16 +152,17 @@ interface HandlerSite {
 function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan): ImportedHook | undefined {
   const { agentEvent, event, group, handler, file, where } = site;
   const type = handler.type ?? 'command';
-  const command = handler.command;
+  // Copilot: `bash` (Unix) and `powershell`; chrys-hooks runs the Unix one.
+  const command = from === 'copilot' ? handler.bash : handler.command;
   if (type !== 'command' || typeof command !== 'string' || command.trim() === '') {
     const what = type === 'command' ? 'has no command' : `is a ${JSON.stringify(plainJson(type))} handler`;
     plan.skipped.push(`${file}: ${where} ${what}; only command handlers can be imported`);
     return undefined;
   }
   const notes: string[] = [];
-  const converted = convertMatcher(from, event, agentEvent, group.matcher, notes);
+  const converted = from === 'cursor' && Object.hasOwn(CURSOR_TOOL_OF, agentEvent) ? cursorGateMatch(agentEvent, group.matcher) : convertMatcher(from, event, agentEvent, group.matcher, notes);
   if (converted === null) {
-    plan.skipped.push(`${file}: ${where}: matcher ${JSON.stringify(group.matcher)} is not a valid regex; the agent never runs this hook`);
+    plan.skipped.push(`${file}: ${where}: matcher ${JSON.stringify(group.matcher)} is not a valid regex; ${from === 'claude' || from === 'codex' ? 'the agent never runs this hook' : 'not imported'}`);
     return undefined;
   }
   let match = 'disabled' in converted ? undefined : converted.match;
@@ -165,6 +175,7 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
   }
   if (disabledReason) notes.unshift(`imported disabled: ${disabledReason}`);
   if (/\$\{?CLAUDE_PLUGIN_(ROOT|DATA)\}?/.test(command)) notes.push('uses CLAUDE_PLUGIN_ROOT / CLAUDE_PLUGIN_DATA, which only plugin hooks get: set them in run.env');
+  if (from === 'copilot' && typeof handler.cwd === 'string') notes.push(`cwd: ${JSON.stringify(handler.cwd)} was not carried over: set run.cwd`);
   for (const key of ['if', 'once', 'asyncRewake', 'statusMessage', 'shell', 'loop_limit']) {
     if (handler[key] !== undefined) notes.push(`${key}: ${JSON.stringify(plainJson(handler[key]))} was not carried over`);
   }
@@ -181,11 +192,26 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
     env: envOf(handler.env),
     protocol: PROTOCOL_OF[from],
     mode: handler.async === true ? 'async' : 'blocking',
-    timeoutSeconds: timeoutOf(from, event, handler.timeout),
+    timeoutSeconds: timeoutOf(from, event, from === 'copilot' ? handler.timeoutSec : handler.timeout),
     onError: handler.failClosed === true ? 'block' : 'warn',
     notes,
     ...(disabledReason ? { disabledReason } : {}),
   };
+}
+
+/**
+ * A Cursor gate of one tool: the tool's match; a matcher on the command line
+ * (shell gates) becomes a match on the command. Any other matcher has no
+ * exact equivalent: the hook is imported disabled, never broader.
+ */
+function cursorGateMatch(agentEvent: string, matcher: Json | undefined): Converted | null {
+  const base = CURSOR_TOOL_OF[agentEvent]!;
+  if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return { match: base };
+  if (typeof matcher === 'string' && (agentEvent === 'beforeShellExecution' || agentEvent === 'afterShellExecution')) {
+    if (!compileToolMatcher(matcher).ok) return null;
+    return { match: { ...base, command_regex: matcher } };
+  }
+  return { disabled: `its matcher ${JSON.stringify(plainJson(matcher))} on ${agentEvent} has no exact equivalent` };
 }
 
 type Converted = { match: ImportedHook['match'] } | { disabled: string };

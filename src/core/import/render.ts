@@ -34,6 +34,8 @@ function renderHook(h: ImportedHook): string[] {
     if (h.match.tool_name_regex !== undefined) out.push(`      tool_name_regex: ${q(h.match.tool_name_regex)}`);
     const fields = Object.entries(h.match.fields ?? {});
     if (fields.length > 0) out.push('      fields:', ...fields.map(([k, v]) => `        ${q(k)}: [${v.map(q).join(', ')}]`));
+    // Cursor's shell gates match the full command line.
+    if (h.match.command_regex !== undefined) out.push('      args:', `        command: { regex: ${q(h.match.command_regex)} }`);
   }
   out.push('    run:');
   if (h.run.type === 'shell') out.push('      type: shell', `      shell: ${q(h.run.shell)}`);

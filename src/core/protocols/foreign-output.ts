@@ -22,14 +22,21 @@ const PLAIN_TEXT_CONTEXT: Record<AgentProtocol, readonly string[]> = {
   claude: ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart'],
   codex: ['UserPromptSubmit', 'SessionStart', 'SubagentStart'],
   gemini: [],
+  cursor: [],
+  copilot: [],
 };
-const EXIT2_BLOCKS = ['PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PostToolUse', 'PostToolUseFailure', 'BeforeTool', 'BeforeAgent', 'AfterAgent', 'AfterTool'];
+const EXIT2_BLOCKS = ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'beforeSubmitPrompt', 'subagentStart', 'PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PostToolUse', 'PostToolUseFailure', 'BeforeTool', 'BeforeAgent', 'AfterAgent', 'AfterTool'];
 
 /** The record re-read by the agent's rules: status ok with a result, or a failure. */
 export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, agentEvent: string, run: T): T {
   if (run.status === 'ok') return withResult(run, ...fromStdout(protocol, agentEvent, run.stdout));
   if (run.status !== 'failed' || run.exitCode === null) return run; // timeout, signal, launch error
   const stderr = run.stderr.trim();
+  if (run.exitCode === 2 && protocol === 'copilot' && agentEvent !== 'permissionRequest') {
+    // Copilot CLI reads exit 2 as a warning, except on permissionRequest.
+    return withResult(run, { kind: 'json', value: stderr ? { context: [{ text: stderr, channel: 'ui_notice' }] } : {} });
+  }
+  if (run.exitCode === 2 && protocol === 'copilot') return withResult(run, { kind: 'json', value: { permission: 'deny', reason: stderr || 'denied (exit 2)' } });
   if (run.exitCode === 2) {
     if (protocol === 'codex' && stderr === '') return { ...run, error: 'exited with status 2 and empty stderr (Codex treats that as a failure, not a block)' };
     if (agentEvent === 'PermissionRequest') return { ...run, error: 'exited with status 2, which PermissionRequest does not honour (deny with hookSpecificOutput.decision.behavior)' };
@@ -52,6 +59,7 @@ const withResult = <T extends AgentRun>(run: T, result: Outcome['result'], ask?:
 function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string): Read {
   const text = stdout.trim();
   if (text === '') return [{ kind: 'none' }];
+  if ((protocol === 'cursor' || protocol === 'copilot') && !text.startsWith('{')) return [{ kind: 'none' }];
   if (protocol !== 'gemini' && !text.startsWith('{')) {
     if (!PLAIN_TEXT_CONTEXT[protocol].includes(agentEvent)) return [{ kind: 'none' }]; // formatter output, an echo: not a decision
     return [{ kind: 'json', value: agentEvent === 'UserPromptSubmit' ? { system_reminder: text } : { context: [{ text, channel: 'pre_prompt' }] } }];
@@ -61,6 +69,8 @@ function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string)
     if (protocol === 'gemini') return [{ kind: 'json', value: { context: [{ text, channel: 'ui_notice' }] } }];
     return [{ kind: 'invalid', reason: 'stdout starts with "{" but is not one JSON object; ignored as the agent would' }];
   }
+  if (protocol === 'cursor') return [{ kind: 'json', value: fromCursorJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
+  if (protocol === 'copilot') return [{ kind: 'json', value: fromCopilotJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
   return [{ kind: 'json', value: protocol === 'gemini' ? fromGeminiJson(agentEvent, json) : fromClaudeJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
 }
 
@@ -70,6 +80,8 @@ function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string)
  * travels beside the result; Gemini's HookDecision also lists "ask".
  */
 function askOf(protocol: AgentProtocol, agentEvent: string, json: JsonObject): Outcome['ask'] {
+  if (protocol === 'cursor') return json.permission === 'ask' && agentEvent !== 'beforeReadFile' ? 'ask' : undefined;
+  if (protocol === 'copilot') return agentEvent === 'preToolUse' && json.permissionDecision === 'ask' ? 'ask' : undefined;
   const said = protocol === 'gemini' ? (agentEvent === 'BeforeTool' ? json.decision : undefined) : agentEvent === 'PreToolUse' ? specificOf(json).permissionDecision : undefined;
   return said === 'ask' || said === 'defer' ? said : undefined;
 }
@@ -148,6 +160,48 @@ function fromGeminiJson(agentEvent: string, json: JsonObject): JsonObject {
     else contexts.push({ text: added, channel: 'pre_prompt' });
   }
   universal(json, out, contexts);
+  if (contexts.length > 0) out.context = contexts;
+  return out;
+}
+
+/** Cursor: permission on its gates (ask travels beside, askOf), continue on the prompt, followup_message on stop. */
+function fromCursorJson(agentEvent: string, json: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const contexts: Json[] = [];
+  const reason = str(json.agent_message) ?? str(json.user_message);
+  if (json.permission === 'deny') Object.assign(out, { action: 'block', reason: reason ?? 'denied by hook' });
+  else if (agentEvent === 'preToolUse' && isJsonObject(json.updated_input)) Object.assign(out, { action: 'modify', args: json.updated_input });
+  if (agentEvent === 'beforeSubmitPrompt' && json.continue === false) Object.assign(out, { action: 'block', reason: reason ?? 'blocked by hook (continue: false)' });
+  if ((agentEvent === 'stop' || agentEvent === 'subagentStop') && str(json.followup_message)) Object.assign(out, { action: 'block', reason: str(json.followup_message)! });
+  const added = str(json.additional_context);
+  if (added) {
+    if (agentEvent === 'postToolUse') out.extra_context = added;
+    else contexts.push({ text: added, channel: 'pre_prompt' });
+  }
+  if (str(json.user_message) && out.action === undefined) contexts.push({ text: str(json.user_message)!, channel: 'ui_notice' });
+  if (contexts.length > 0) out.context = contexts;
+  return out;
+}
+
+/** Copilot CLI: permissionDecision / modifiedArgs on preToolUse, behavior on permissionRequest, decision on agentStop. */
+function fromCopilotJson(agentEvent: string, json: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const contexts: Json[] = [];
+  if (agentEvent === 'preToolUse') {
+    if (json.permissionDecision === 'deny') Object.assign(out, { action: 'block', reason: str(json.permissionDecisionReason) ?? 'denied by hook' });
+    else if (isJsonObject(json.modifiedArgs)) Object.assign(out, { action: 'modify', args: json.modifiedArgs });
+    if (json.permissionDecision === 'ask' && str(json.permissionDecisionReason)) contexts.push({ text: str(json.permissionDecisionReason)!, channel: 'ui_notice' });
+  } else if (agentEvent === 'permissionRequest') {
+    if (json.behavior === 'allow' || json.behavior === 'deny') out.permission = json.behavior;
+    if (json.behavior === 'deny') out.reason = str(json.message) ?? 'denied by hook';
+  } else if ((agentEvent === 'agentStop' || agentEvent === 'subagentStop') && json.decision === 'block') {
+    Object.assign(out, { action: 'block', reason: str(json.reason) ?? 'blocked by hook' });
+  }
+  const added = str(json.additionalContext);
+  if (added) {
+    if (agentEvent === 'postToolUse') out.extra_context = added;
+    else contexts.push({ text: added, channel: 'pre_prompt' });
+  }
   if (contexts.length > 0) out.context = contexts;
   return out;
 }

@@ -4,8 +4,8 @@
 
 import type { EventName } from '../events.js';
 
-export type AgentProtocol = 'claude' | 'codex' | 'gemini';
-export const AGENT_PROTOCOLS: readonly AgentProtocol[] = ['claude', 'codex', 'gemini'];
+export type AgentProtocol = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
+export const AGENT_PROTOCOLS: readonly AgentProtocol[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot'];
 
 /** Claude Code / Codex events with a Chrys counterpart. */
 const CLAUDE_EVENTS: Readonly<Record<string, EventName>> = {
@@ -56,11 +56,48 @@ const GEMINI_EVENTS: Readonly<Record<string, EventName>> = {
 };
 const GEMINI_OTHER = ['Notification', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'];
 
-const family = (p: AgentProtocol): 'claude' | 'gemini' => (p === 'gemini' ? 'gemini' : 'claude');
+// `fire --protocol cursor`: Cursor's own events, its gates on one tool each
+// (shell, MCP, file read) as before_tool_call of that tool.
+const CURSOR_NATIVE: Readonly<Record<string, EventName>> = {
+  ...CURSOR_EVENTS,
+  beforeShellExecution: 'before_tool_call',
+  beforeMCPExecution: 'before_tool_call',
+  beforeReadFile: 'before_tool_call',
+  afterShellExecution: 'after_tool_call',
+  afterMCPExecution: 'after_tool_call',
+  afterFileEdit: 'after_tool_call',
+};
+// Tab and app hooks, and the response/thought observers: no Chrys counterpart.
+const CURSOR_OTHER = ['afterAgentResponse', 'afterAgentThought', 'beforeTabFileRead', 'afterTabFileEdit', 'workspaceOpen'];
+
+/** Copilot CLI's camelCase events (its PascalCase names are the Claude family, under --protocol claude). */
+const COPILOT_EVENTS: Readonly<Record<string, EventName>> = {
+  preToolUse: 'before_tool_call',
+  postToolUse: 'after_tool_call',
+  postToolUseFailure: 'tool_error',
+  permissionRequest: 'permission_request',
+  userPromptSubmitted: 'user_prompt_submit',
+  sessionStart: 'session_start',
+  sessionEnd: 'session_end',
+  agentStop: 'conversation_done',
+  subagentStop: 'sub_agent_end',
+  errorOccurred: 'error',
+};
+const COPILOT_OTHER = ['notification'];
+
+type Family = 'claude' | 'gemini' | 'cursor' | 'copilot';
+const family = (p: AgentProtocol): Family => (p === 'codex' ? 'claude' : p);
+
+const TABLES: Readonly<Record<Family, readonly [Readonly<Record<string, EventName>>, readonly string[]]>> = {
+  claude: [CLAUDE_EVENTS, CLAUDE_OTHER],
+  gemini: [GEMINI_EVENTS, GEMINI_OTHER],
+  cursor: [CURSOR_NATIVE, CURSOR_OTHER],
+  copilot: [COPILOT_EVENTS, COPILOT_OTHER],
+};
 
 /** The Chrys event of an agent event name; undefined when the agent does not document it. */
 export function chrysEventOf(protocol: AgentProtocol, agentEvent: string): EventName | undefined {
-  const [mapped, other] = family(protocol) === 'gemini' ? [GEMINI_EVENTS, GEMINI_OTHER] : [CLAUDE_EVENTS, CLAUDE_OTHER];
+  const [mapped, other] = TABLES[family(protocol)];
   if (Object.hasOwn(mapped, agentEvent)) return mapped[agentEvent];
   if (other.includes(agentEvent)) return 'other';
   if (family(protocol) === 'claude' && Object.hasOwn(CURSOR_EVENTS, agentEvent)) return CURSOR_EVENTS[agentEvent];
@@ -78,7 +115,15 @@ export const isCursorStyleName = (agentEvent: string): boolean => /^[a-z][A-Za-z
 
 /** The agent event a Chrys event is sent as to a foreign hook (`run.protocol`). */
 export function agentEventOf(protocol: AgentProtocol, event: EventName): string | undefined {
-  if (family(protocol) === 'gemini') {
+  const f = family(protocol);
+  if (f === 'cursor' || f === 'copilot') {
+    if (event === 'session_restored') return 'sessionStart';
+    if (f === 'cursor' && event === 'before_tool_call') return 'preToolUse';
+    if (f === 'cursor' && event === 'after_tool_call') return 'postToolUse';
+    const [mapped] = TABLES[f];
+    return Object.keys(mapped).find((k) => mapped[k] === event);
+  }
+  if (f === 'gemini') {
     if (event === 'tool_error') return 'AfterTool';
     if (event === 'session_restored') return 'SessionStart';
     return Object.keys(GEMINI_EVENTS).find((k) => GEMINI_EVENTS[k] === event);
@@ -89,7 +134,8 @@ export function agentEventOf(protocol: AgentProtocol, event: EventName): string 
 
 /** Every event name the agent documents, for golden tests and `import`. */
 export function agentEvents(protocol: AgentProtocol): string[] {
-  return family(protocol) === 'gemini' ? [...Object.keys(GEMINI_EVENTS), ...GEMINI_OTHER] : [...Object.keys(CLAUDE_EVENTS), ...CLAUDE_OTHER];
+  const [mapped, other] = TABLES[family(protocol)];
+  return [...Object.keys(mapped), ...other];
 }
 
 // Tool kinds for `match.tool_kind`, from the agents' built-in tool names.
@@ -114,10 +160,15 @@ const TOOL_KINDS: Readonly<Record<string, string>> = {
   search_file_content: 'filesystem.read',
   list_directory: 'filesystem.read',
   ls: 'filesystem.read',
-  // Copilot CLI's file tools (src/core/protocols/tool-args.ts).
-  view: 'filesystem.read',
-  create: 'filesystem.write',
+  // Cursor
+  Shell: 'process.exec',
+  Delete: 'filesystem.write',
+  // Copilot CLI's tools (src/core/protocols/tool-args.ts).
+  bash: 'process.exec',
+  powershell: 'process.exec',
   edit: 'filesystem.write',
+  create: 'filesystem.write',
+  view: 'filesystem.read',
 };
 
 /** A tool's kind; every shell tool in SHELL_TOOLS is process.exec. */
@@ -126,8 +177,8 @@ export const toolKindOf = (name: string): string | undefined =>
 
 /**
  * Each agent's shell tool and the argument that holds its command line, for
- * `match.command`. Cursor and Copilot are not spoken by `fire --protocol`
- * yet; their names are here so that they plug in. An argument that is a list
+ * `match.command`. Cursor's beforeShellExecution arrives as its `Shell`
+ * tool (inbound.ts). An argument that is a list
  * of strings (Codex `shell`: argv) is read as the command line that argv is.
  */
 export const SHELL_TOOLS: readonly { agent: 'chrys' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot'; tool: string; arg: string }[] = [
@@ -140,6 +191,7 @@ export const SHELL_TOOLS: readonly { agent: 'chrys' | 'claude' | 'codex' | 'gemi
   { agent: 'cursor', tool: 'Shell', arg: 'command' },
   { agent: 'cursor', tool: 'beforeShellExecution', arg: 'command' },
   { agent: 'copilot', tool: 'bash', arg: 'command' },
+  { agent: 'copilot', tool: 'powershell', arg: 'command' },
   { agent: 'copilot', tool: 'run_in_terminal', arg: 'command' },
 ];
 

@@ -14,6 +14,10 @@ const PROJECT_DIR_VARS: Readonly<Record<AgentProtocol, readonly string[]>> = {
   codex: [],
   // Gemini also sets CLAUDE_PROJECT_DIR, as an alias for Claude-style scripts.
   gemini: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
+  // Cursor sets CLAUDE_PROJECT_DIR as an alias too; its input's workspace_roots[0] comes next (agent-fire.ts).
+  cursor: ['CURSOR_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
+  // Copilot CLI names no root: its hooks run in, and are sent, the repository's cwd.
+  copilot: [],
 };
 
 export type ProjectRootSource = 'env' | 'session_start' | 'input_cwd';

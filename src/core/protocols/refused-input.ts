@@ -18,6 +18,11 @@ export function refusedInputReply(protocol: AgentProtocol, agentEvent: string | 
   const event = agentEvent === undefined ? undefined : chrysEventOf(protocol, agentEvent);
   if (event !== undefined && !FAIL_CLOSED_EVENTS.includes(event)) return undefined;
   const cause = `the hook input was refused (${why}), so no guard saw it`;
+  // Copilot CLI reads exit 2 as a warning: its deny is JSON, in both the tool-call and the permission form.
+  if (event === undefined && protocol === 'copilot') {
+    const reason = `chrys-hooks fails closed: ${cause}`;
+    return { stdout: JSON.stringify({ permissionDecision: 'deny', permissionDecisionReason: reason, behavior: 'deny', message: reason }), stderr: `${reason}\n`, exitCode: 0 };
+  }
   if (event === undefined) return { stdout: '', stderr: `chrys-hooks fails closed: ${cause}\n`, exitCode: 2 };
   // A known guarded event: its own deny form (PermissionRequest's is JSON, the rest exit 2).
   return decisionToReply(protocol, blockFailClosed(emptyDecision(event), cause, 'global'), agentEvent!, { exitCode: true });

@@ -30,12 +30,16 @@ const CONTEXT_EVENTS: Record<AgentProtocol, readonly string[]> = {
   claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SessionStart', 'SubagentStart', 'Stop', 'SubagentStop'],
   codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'],
   gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'SessionStart'],
+  cursor: [],
+  copilot: [],
 };
 // Where exit 2 blocks: not on PermissionRequest (the agents ignore it there); after a tool nothing is blocked.
 const EXIT2_BLOCKS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'conversation_done', 'sub_agent_end'];
 
 /** The agent's answer for a decision on `agentEvent`. */
 export function decisionToReply(protocol: AgentProtocol, given: Decision, asked: string, opts: { exitCode?: boolean } = {}): AgentReply {
+  if (protocol === 'cursor') return cursorReply(given, asked, opts);
+  if (protocol === 'copilot') return copilotReply(given, asked);
   const decision = askWithoutAsk(protocol, given);
   const reason = decision.reason || 'blocked by chrys-hooks';
   const agentEvent = protocol === 'gemini' ? asked : claudeEventName(asked);
@@ -61,7 +65,7 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
   return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
 }
 
-const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI' };
+const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor', copilot: 'Copilot CLI' };
 
 /**
  * A hook's ask or defer on a tool call where the agent has none (AGENT-PROTOCOLS:
@@ -69,8 +73,8 @@ const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', code
  * deny): the nearest answer that is not an allow is a deny, with a warning.
  * Claude has both and gets them as they are.
  */
-function askWithoutAsk(protocol: AgentProtocol, d: Decision): Decision {
-  if (protocol === 'claude' || d.event !== 'before_tool_call' || d.blocked || (d.permission !== 'ask' && d.permission !== 'defer')) return d;
+function askWithoutAsk(protocol: AgentProtocol, d: Decision, agentHasAsk = protocol === 'claude'): Decision {
+  if (agentHasAsk || d.event !== 'before_tool_call' || d.blocked || (d.permission !== 'ask' && d.permission !== 'defer')) return d;
   const agent = AGENT_NAMES[protocol];
   const what = d.permission === 'ask' ? 'asked for the user\'s confirmation of this tool call' : 'deferred this tool call';
   const reason = `a hook ${what}, which ${agent} cannot do for a tool call, so chrys-hooks denies it instead (confirm with the user, then retry)`;
@@ -149,4 +153,83 @@ function modelContext(d: Decision, agentEvent: string): string {
     ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text),
   ];
   return parts.join('\n\n');
+}
+
+const noticesOf = (d: Decision): string[] => [
+  ...d.contexts.filter((c) => c.channel === 'ui_notice').map((c) => c.text),
+  ...d.warnings.map((w) => `chrys-hooks ${w.code}: ${w.message}`),
+];
+
+// Cursor's gates with `permission: ask`; preToolUse accepts ask but does not enforce it, and beforeReadFile has none.
+const CURSOR_ASKS = ['beforeShellExecution', 'beforeMCPExecution'];
+const CURSOR_GATES = ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'subagentStart'];
+
+/**
+ * Cursor (hooks.json version 1): `permission` on its gates, `continue` on
+ * beforeSubmitPrompt, `followup_message` on stop, `additional_context` after a
+ * tool and at session start. Exit 2 is its deny, on the gates and the prompt.
+ */
+function cursorReply(given: Decision, asked: string, opts: { exitCode?: boolean }): AgentReply {
+  let d = askWithoutAsk('cursor', given, CURSOR_ASKS.includes(asked));
+  // Only preToolUse can rewrite (updated_input): elsewhere the rewritten call cannot run, and the original must not.
+  if (!d.blocked && d.args !== null && CURSOR_GATES.includes(asked) && asked !== 'preToolUse') {
+    d = { ...d, blocked: true, reason: `a hook rewrote this call, which Cursor cannot apply on ${asked}; denied instead of running the original`, warnings: [...d.warnings, { code: 'rewrite_denied', message: `Cursor has no rewrite on ${asked}; denied` }] };
+  }
+  const reason = d.reason || 'blocked by chrys-hooks';
+  const notices = noticesOf(d);
+  const gate = CURSOR_GATES.includes(asked);
+  if (opts.exitCode && d.blocked && (gate || asked === 'beforeSubmitPrompt')) return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
+  const out: JsonObject = {};
+  if (gate) {
+    if (d.blocked) Object.assign(out, { permission: 'deny', user_message: reason, agent_message: reason });
+    else if (d.permission === 'ask' || d.permission === 'defer') out.permission = 'ask';
+    else if (d.args !== null) Object.assign(out, { ...(d.permission === 'allow' ? { permission: 'allow' } : {}), updated_input: d.args });
+    else if (d.permission === 'allow') out.permission = 'allow';
+  } else if (asked === 'beforeSubmitPrompt') {
+    if (d.blocked) Object.assign(out, { continue: false, user_message: reason });
+  } else if (asked === 'stop' || asked === 'subagentStop') {
+    if (d.blocked) out.followup_message = reason;
+  } else if (asked === 'postToolUse' || asked === 'afterMCPExecution' || asked === 'sessionStart') {
+    const after = asked !== 'sessionStart';
+    const parts = [...(after ? [d.replace_result ?? d.block_feedback].filter((x): x is string => x !== null && x !== undefined) : []), ...(after ? d.extra_context : []), ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text), ...d.system_reminders];
+    if (parts.length > 0) out.additional_context = parts.join('\n\n');
+  }
+  if (notices.length > 0 && out.user_message === undefined && (gate || asked === 'beforeSubmitPrompt')) out.user_message = notices.join('\n');
+  // Other notices reach the user through fire's stderr, as for every agent.
+  return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
+}
+
+/**
+ * Copilot CLI: JSON on stdout only (exit 2 is a warning to it except on
+ * permissionRequest): preToolUse `permissionDecision` allow|deny|ask and
+ * `modifiedArgs`; permissionRequest `behavior`; agentStop and subagentStop
+ * `decision: "block"`. userPromptSubmitted's output is not read, so a prompt
+ * block cannot stop the prompt: said on stderr.
+ */
+function copilotReply(d: Decision, asked: string): AgentReply {
+  const reason = d.reason || 'blocked by chrys-hooks';
+  const notices: string[] = [];
+  const out: JsonObject = {};
+  const context = [...d.system_reminders, ...(asked === 'postToolUse' ? d.extra_context : []), ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text)].join('\n\n');
+  switch (asked) {
+    case 'preToolUse':
+      if (d.blocked) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: reason });
+      else if (d.permission === 'ask' || d.permission === 'defer') Object.assign(out, { permissionDecision: 'ask', ...(d.args !== null ? { modifiedArgs: d.args } : {}) });
+      else if (d.args !== null) Object.assign(out, { ...(d.permission === 'allow' ? { permissionDecision: 'allow' } : {}), modifiedArgs: d.args });
+      else if (d.permission === 'allow') out.permissionDecision = 'allow';
+      break;
+    case 'permissionRequest':
+      if (d.blocked || d.permission === 'deny') Object.assign(out, { behavior: 'deny', message: reason });
+      else if (d.permission === 'allow') out.behavior = 'allow';
+      break;
+    case 'agentStop':
+    case 'subagentStop':
+      if (d.blocked) Object.assign(out, { decision: 'block', reason });
+      break;
+    case 'userPromptSubmitted':
+      if (d.blocked) notices.unshift(`chrys-hooks: a hook blocked this prompt (${reason}), but Copilot CLI does not read userPromptSubmitted output, so the prompt goes on`);
+      break;
+  }
+  if (context && ['preToolUse', 'postToolUse', 'sessionStart', 'notification'].includes(asked)) out.additionalContext = context;
+  return { stdout: stringifyJson(out), stderr: notices.map((n) => `${n}\n`).join(''), exitCode: 0 };
 }
