@@ -84,7 +84,7 @@ describe('serve --stdio', () => {
     expect(await errorOf('{"id": 1, "envelope": ')).toMatchObject({ code: 'invalid_json' });
     expect(await errorOf('   ')).toMatchObject({ code: 'invalid_request', message: 'empty request line' });
     expect(await errorOf('[{"envelope": {}}]')).toMatchObject({ code: 'invalid_request', message: 'a request must be a JSON object, not an array' });
-    expect(await serve.ask({ id: 'p', protocol: 'klingon', envelope: EDIT })).toEqual({ id: 'p', error: { code: 'unknown_protocol', message: 'unknown protocol "klingon"', hint: 'use one of: chrys, claude, codex, gemini' } });
+    expect(await serve.ask({ id: 'p', protocol: 'klingon', envelope: EDIT })).toEqual({ id: 'p', error: { code: 'unknown_protocol', message: 'unknown protocol "klingon"', hint: 'use one of: chrys, claude, codex, gemini, cursor, copilot' } });
     expect(await errorOf(JSON.stringify(EDIT))).toMatchObject({ code: 'invalid_request', hint: 'put the event envelope under "envelope"' });
     expect(await errorOf('{"envelope": {"event": "before_tool_cal"}}')).toMatchObject({ code: 'unknown_event', hint: 'did you mean "before_tool_call"?' });
     expect(await errorOf('{"envelope": 5}')).toMatchObject({ code: 'not_an_object' });
