@@ -51,7 +51,7 @@ describe('completions', () => {
     expect(await complete(['chrys-hooks', 'list', '--cwd', 'a'])).toEqual(['adir']);
     expect(await complete(['chrys-hooks', 'fire', '--input', 'a'])).toEqual(['adir', 'afile']);
     // One flag, different values per command.
-    expect(await complete(['chrys-hooks', 'fire', '--protocol', ''])).toEqual(['claude', 'codex', 'gemini']);
+    expect(await complete(['chrys-hooks', 'fire', '--protocol', ''])).toEqual(['claude', 'codex', 'copilot', 'cursor', 'gemini']);
     expect(await complete(['chrys-hooks', 'init', '--protocol', ''])).toEqual(['chrys', 'claude']);
   });
 });
