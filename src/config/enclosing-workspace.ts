@@ -5,6 +5,7 @@
 // started in a subdirectory, or when --cwd or the envelope names the wrong
 // one. It is found here so `fire` can say so (and, with --fail-closed, block).
 
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { HOOKS_FILE_NAMES, type GlobalOptions, findFirstEntry, globalHooksDir, projectHooksDir, samePhysicalFile } from './locations.js';
 import { switchTrust } from './project-trust.js';
@@ -35,7 +36,8 @@ export async function enclosingTrustedWorkspace(
   const globalDir = globalHooksDir(ctx.configDir);
   for (let dir = resolve(ctx.cwd); ; dir = dirname(dir)) {
     if (dir !== workspace) {
-      const projectPath = findFirstEntry(projectHooksDir(dir), HOOKS_FILE_NAMES);
+      // One stat per level on fire's path; the three file names only where the directory is.
+      const projectPath = existsSync(projectHooksDir(dir)) ? findFirstEntry(projectHooksDir(dir), HOOKS_FILE_NAMES) : undefined;
       // ~/.chrys/hooks is the global layer, which loads in every workspace.
       if (projectPath && !samePhysicalFile(projectHooksDir(dir), globalDir)) {
         const trustedBy = switched?.detail ?? (await trustedByOf(dir, ctx));
