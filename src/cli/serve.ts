@@ -28,7 +28,7 @@ export async function runServe(_args: string[], opts: Record<string, unknown>, g
 }
 
 /** Answers each line of `input` on `output`, in order; resolves when the server stops. */
-function serveLines(input: NodeJS.ReadableStream & { destroy(): void }, output: NodeJS.WritableStream, answer: (line: Line) => Promise<string>): Promise<void> {
+function serveLines(input: NodeJS.ReadableStream & { destroy(): void }, output: NodeJS.WritableStream & { readonly writableNeedDrain: boolean }, answer: (line: Line) => Promise<string>): Promise<void> {
   return new Promise((done) => {
     const splitter = new LineSplitter(MAX_ENVELOPE_BYTES);
     const queue: Line[] = [];
@@ -51,18 +51,38 @@ function serveLines(input: NodeJS.ReadableStream & { destroy(): void }, output: 
       process.off('SIGINT', stop);
       done();
     };
+    // Answers go out at the end of the event-loop turn that made them: those
+    // of queued requests that need no I/O (no hook runs) leave in one write,
+    // and an answer never waits for a request behind it that runs a hook.
+    let unsent = '';
+    let flushQueued = false;
+    const flush = (): void => {
+      flushQueued = false;
+      if (unsent === '' || outputClosed) return;
+      output.write(unsent);
+      unsent = '';
+    };
+    const send = (text: string): void => {
+      unsent += text;
+      if (!flushQueued) {
+        flushQueued = true;
+        setImmediate(flush);
+      }
+    };
     const pump = async (): Promise<void> => {
       if (busy) return;
       busy = true;
       while (queue.length > 0 && !stopping) {
         const text = await answer(queue.shift()!);
         if (stopping && outputClosed) break;
-        if (!output.write(`${text}\n`)) await new Promise<void>((r) => {
+        send(`${text}\n`);
+        if (output.writableNeedDrain) await new Promise<void>((r) => {
           wakeWriter = r;
           output.once('drain', r);
         });
         if (queue.length < READ_AHEAD / 2 && !inputEnded) input.resume();
       }
+      flush();
       busy = false;
       if (stopping || (inputEnded && queue.length === 0)) finish();
     };

@@ -3,6 +3,7 @@
 // leave anything there; a value of the wrong shape is a miss, and rebuilt,
 // never "no hooks" or an internal error.
 
+import { AGENT_PROTOCOLS } from '../core/protocols/names.js';
 import type { CachedFile } from './cache.js';
 
 type Check = (v: unknown) => boolean;
@@ -44,7 +45,7 @@ const hook = shape({
     env: optional(recordOf(isString)),
     cwd: optional(isString),
     prompt_file: optional(isString),
-    protocol: optional(oneOf('chrys', 'claude', 'codex', 'gemini')),
+    protocol: optional(oneOf('chrys', ...AGENT_PROTOCOLS)),
   }),
   execution: optional(shape({
     mode: optional(oneOf('blocking', 'async', 'fire_and_forget')),

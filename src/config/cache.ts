@@ -43,7 +43,8 @@ export const contentHash = (text: string): string => createHash('sha256').update
 
 // A long-lived process (serve, the API) also keeps the latest entry of each
 // file in memory, checked against the same content hash: a hit skips the
-// disk read and JSON.parse of the entry. Bounded, oldest out.
+// disk read, JSON.parse and the shape check of the entry (a remembered value
+// was checked when read, or built by this process). Bounded, oldest out.
 const MEMORY_ENTRIES = 256;
 const memory = new Map<string, { content: string; value: unknown }>();
 const memoryKey = (dir: string, path: string, kind: CacheKind): string => `${dir}\0${kind}\0${path}`;
@@ -58,7 +59,7 @@ function remember(key: string, content: string, value: unknown): void {
 export function readCache<T>(dir: string, path: string, kind: CacheKind, content: string, isValue: (v: unknown) => v is T): T | undefined {
   const key = memoryKey(dir, path, kind);
   const known = memory.get(key);
-  if (known?.content === content && isValue(known.value)) return known.value;
+  if (known?.content === content) return known.value as T;
   try {
     const entry = JSON.parse(readFileSync(entryPath(dir, path, kind), 'utf8')) as Partial<Entry<unknown>> | null;
     if (!entry || entry.version !== VERSION || entry.content !== content) return undefined;

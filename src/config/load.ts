@@ -105,10 +105,12 @@ export interface LoadOptions extends DiscoverOptions {
   cache?: boolean;
   /** Also check what the hooks name on disk, and place cross-file findings (`list`, `resolve`): see hook-checks.ts. */
   checkFiles?: boolean;
+  /** The caller's own discover() of these options (`fire` has just made it), not made again. */
+  discovered?: Discovered;
 }
 
 export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
-  const found = discover(opts);
+  const found = opts.discovered ?? discover(opts);
   const cache = opts.cache ? cacheDir(found.configDir) : undefined;
   const read: ReadOptions = { ...(cache ? { cache } : {}), ...(opts.checkFiles ? { checks: { workspace: opts.workspace, configDir: found.configDir } } : {}) };
   const diagnostics = locationDiagnostics(opts, found);

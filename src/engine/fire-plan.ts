@@ -11,7 +11,7 @@ import type { EventName } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
 import { gate } from '../core/gate.js';
 import { type EventPlan, planEvent } from '../core/plan.js';
-import { type LoadedConfig, loadConfig } from '../config/load.js';
+import { type LoadedConfig, type LoadOptions, loadConfig } from '../config/load.js';
 import type { FireOptions } from './fire.js';
 import { sessionDir, takeIgnored } from '../state/sessions.js';
 
@@ -22,7 +22,7 @@ export interface PlannedFiring {
 }
 
 /** sessionId: the decisions its non-blocking hooks wrote since its last firing (discarded) are reported here, once. */
-export async function planFiring(event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, sessionId = ''): Promise<PlannedFiring> {
+export async function planFiring(event: EventName, opts: FireOptions & Pick<LoadOptions, 'discovered'> & { workspace: string; switches: KillSwitches }, sessionId = ''): Promise<PlannedFiring> {
   const decision = emptyDecision(event);
   const config = await loadConfig({ ...opts, cache: true });
   if (sessionId) decision.warnings.push(...takeIgnored(sessionDir(config.configDir, sessionId)));

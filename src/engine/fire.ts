@@ -49,7 +49,7 @@ export async function fireEnvelope(parsed: JsonObject, event: EventName, opts: F
   }
   // Only now load the config reader; the runner and child_process only if a hook will run.
   const { planFiring, firingNeedsChain } = await import('./fire-plan.js');
-  const withConfig = { ...opts, workspace, switches };
+  const withConfig = { ...opts, workspace, switches, discovered: found };
   const sessionId = typeof envelope.session_id === 'string' ? envelope.session_id : '';
   const planned = await planFiring(event, withConfig, sessionId);
   const { quietDormantNotices } = await import('../state/dormant-notice.js');

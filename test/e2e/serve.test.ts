@@ -181,6 +181,20 @@ describe('serve --stdio', () => {
     expect(r.exitCode).toBe(0);
   });
 
+  it('sends an answer at once, never held back by a request behind it that runs a hook', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'gate', event: 'user_prompt_submit', run: "type: shell\nshell: 'for i in $(seq 1 600); do [ -e ../go ] && exit 0; sleep 0.05; done; exit 1'" })}\n`);
+    const serve = new ServeProcess(s);
+    serve.send({ id: 1, envelope: EDIT });
+    serve.send({ id: 2, envelope: { event: 'user_prompt_submit', prompt: 'hi' } });
+    // The gate waits for this file, so id 1's answer can only come before it is written.
+    expect(JSON.parse(await serve.next())).toMatchObject({ id: 1, hooks: [] });
+    writeFileSync(join(s.root, 'go'), '');
+    expect(JSON.parse(await serve.next())).toMatchObject({ id: 2, hooks: [{ id: 'gate', status: 'ok' }] });
+    serve.end();
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
+  });
+
   it('on SIGTERM finishes the request in flight, answers it, and exits 0 without reading on', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${hookYaml({ id: 'gate', run: "type: shell\nshell: 'touch ../started; for i in $(seq 1 600); do [ -e ../go ] && exit 0; sleep 0.05; done; exit 1'" })}\n`);
