@@ -113,7 +113,7 @@ export async function answerAgentInput(protocol: AgentProtocol, read: () => Json
     return { reply: denied, decision: undefined };
   }
   const decision = await fireInbound(inbound, opts, fireGuarded);
-  const reply = decisionToReply(protocol, decision, inbound.agentEvent, replyOpts);
+  const reply = decisionToReply(protocol, decision, inbound.agentEvent, { ...replyOpts, input });
   // An event no hook could see is allowed unless its answer already denies (a Cursor-style name).
   if (!inbound.ok && opts.failClosed && reply.exitCode !== 2) {
     return { reply: refusedInputReply(protocol, undefined, `${protocol} event "${inbound.agentEvent}" is not one chrys-hooks knows, so no hook ran`)!, decision: undefined };

@@ -50,6 +50,30 @@ describe('fire --protocol', () => {
     expect(decision).toMatchObject({ blocked: false, block_feedback: 'lint: 2 errors', blocked_by: null, warnings: [] });
   });
 
+  it('a replace_result reaches Claude as updatedToolOutput in the tool\'s own shape, so the original output is gone', async () => {
+    const s = sandbox();
+    s.globalScript('redact.py', 'import json, os\njson.dump({"replace_result": "[redacted]"}, open(os.environ["CHRYS_HOOK_RESULT"], "w"))\n');
+    const redact = (event: string) => hookYaml({ id: `redact-${event}`, event, run: 'type: script\npath: scripts/redact.py' });
+    s.globalHooks(`hooks:\n${redact('after_tool_call')}\n${redact('tool_error')}\n`);
+    const post = (tool_name: string, tool_response: object, hook_event_name = 'PostToolUse') =>
+      JSON.stringify({ hook_event_name, session_id: 's', cwd: s.workspace, tool_name, tool_input: {}, tool_use_id: 't1', tool_response });
+    // Claude Code rejects a plain string for Bash and keeps the original: the object is its Bash output shape.
+    const bash = await fire(s, post('Bash', { stdout: 'TOKEN=abc', stderr: 'warn', interrupted: false, isImage: false }), ['--protocol', 'claude']);
+    expect(bash.json).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: '[redacted]', stderr: '', interrupted: false, isImage: false } } });
+    const file = { filePath: '/w/.env', content: 'TOKEN=abc\nB=2\n', numLines: 3, startLine: 1, totalLines: 3 };
+    const read = await fire(s, post('Read', { type: 'text', file }), ['--protocol', 'claude']);
+    expect(read.json).toEqual({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { type: 'text', file: { ...file, content: '[redacted]', numLines: 1 } } } });
+    // No shape known (or no field on PostToolUseFailure): the replacement is fed back and the user is told the original leaked.
+    for (const [tool, event] of [['mcp__db__query', 'PostToolUse'], ['Bash', 'PostToolUseFailure']] as const) {
+      const fallback = await fire(s, post(tool, { rows: ['TOKEN=abc'] }, event), ['--protocol', 'claude']);
+      expect(fallback.json, `${tool} ${event}`).toEqual({ decision: 'block', reason: '[redacted]', systemMessage: expect.stringContaining(`replaced the result of ${tool}`) });
+      expect(fallback.json.systemMessage).toContain('the model sees the original output too');
+    }
+    // Codex's PostToolUse keeps its own answer.
+    const codex = await fire(s, post('Bash', { stdout: 'TOKEN=abc' }), ['--protocol', 'codex']);
+    expect(codex.json).toEqual({ decision: 'block', reason: '[redacted]' });
+  });
+
   it('an unknown hook_event_name gets "no decision" plus a warning, exit 0; tool_input that is not an object is a warning', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${RM_GUARD}\n`);

@@ -52,8 +52,8 @@ describe.each(['claude', 'codex', 'gemini', 'cursor', 'copilot'] as AgentProtoco
     const input = read(join(dir, `${name.split('.')[0]}.input.json`));
     const decision = read(join(dir, `${name}.decision.json`)) as unknown as Decision;
     const agentEvent = eventOf(input, name);
-    const json = decisionToReply(protocol, decision, agentEvent);
-    const exitForm = decisionToReply(protocol, decision, agentEvent, { exitCode: true });
+    const json = decisionToReply(protocol, decision, agentEvent, { input });
+    const exitForm = decisionToReply(protocol, decision, agentEvent, { exitCode: true, input });
     expect(json.exitCode).toBe(0);
     golden(join(dir, `${name}.output.json`), stringifyJson({ stdout: parseJson(json.stdout), exit_code_form: exitForm.stdout === json.stdout ? 'the same' : { exit_code: exitForm.exitCode as never, stderr: exitForm.stderr, stdout: exitForm.stdout } } as never, 2));
   });

@@ -7,6 +7,7 @@
 import type { Decision } from '../decide.js';
 import type { EventName } from '../events.js';
 import { type JsonObject, JsonNumber, isJsonObject, parseJson, stringifyJson } from '../json.js';
+import { claudeToolOutput } from './claude-tool-output.js';
 import { type AgentProtocol, CURSOR_EVENTS, chrysEventOf, claudeEventName, isCursorStyleName } from './names.js';
 
 export interface AgentReply {
@@ -36,8 +37,14 @@ const CONTEXT_EVENTS: Record<AgentProtocol, readonly string[]> = {
 // Where exit 2 blocks: not on PermissionRequest (the agents ignore it there); after a tool nothing is blocked.
 const EXIT2_BLOCKS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'conversation_done', 'sub_agent_end'];
 
+export interface ReplyOptions {
+  exitCode?: boolean;
+  /** The agent's hook input: Claude's replaced tool output takes the shape of its `tool_response`. */
+  input?: JsonObject;
+}
+
 /** The agent's answer for a decision on `agentEvent`. */
-export function decisionToReply(protocol: AgentProtocol, given: Decision, asked: string, opts: { exitCode?: boolean } = {}): AgentReply {
+export function decisionToReply(protocol: AgentProtocol, given: Decision, asked: string, opts: ReplyOptions = {}): AgentReply {
   if (protocol === 'cursor') return cursorReply(given, asked, opts);
   if (protocol === 'copilot') return copilotReply(given, asked);
   const decision = askWithoutAsk(protocol, given);
@@ -47,7 +54,7 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
   if (opts.exitCode && decision.blocked && EXIT2_BLOCKS.includes(decision.event)) {
     return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
   }
-  const out = protocol === 'gemini' ? geminiOutput(decision, agentEvent) : claudeOutput(protocol, decision, agentEvent);
+  const out = protocol === 'gemini' ? geminiOutput(decision, agentEvent) : claudeOutput(protocol, decision, agentEvent, opts.input ?? {});
   // A block must never read as an allow: where the output has no decision in it, exit 2 says it.
   if (decision.blocked && EXIT2_BLOCKS.includes(decision.event) && out.decision === undefined && out.hookSpecificOutput === undefined) {
     return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
@@ -57,6 +64,7 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
     out.hookSpecificOutput = { hookEventName: agentEvent, ...(out.hookSpecificOutput as JsonObject | undefined), additionalContext: context };
   }
   const notices = [
+    ...(typeof out.systemMessage === 'string' ? [out.systemMessage] : []),
     ...decision.contexts.filter((c) => c.channel === 'ui_notice').map((c) => c.text),
     ...decision.warnings.map((w) => `chrys-hooks ${w.code}: ${w.message}`),
   ];
@@ -97,7 +105,7 @@ function unknownCursorEvent(name: string): AgentReply {
   return { stdout: '', stderr: `chrys-hooks: event "${name}" is not one chrys-hooks knows under --protocol claude, so no hook ran; denied rather than allowed (use a Claude event name, or one of ${known})\n`, exitCode: 2 };
 }
 
-function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string): JsonObject {
+function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string, input: JsonObject): JsonObject {
   const reason = d.reason || 'blocked by chrys-hooks';
   const specific = (fields: JsonObject): JsonObject => ({ hookSpecificOutput: { hookEventName: agentEvent, ...fields } });
   switch (agentEvent) {
@@ -114,6 +122,8 @@ function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string):
       return {};
     case 'PostToolUse':
     case 'PostToolUseFailure': {
+      // Codex shares this answer but has no updatedToolOutput: it keeps the feedback form below.
+      if (protocol === 'claude' && d.replace_result !== null) return claudeReplacedResult(d.replace_result, agentEvent, input);
       const visible = d.replace_result ?? d.block_feedback;
       return visible === null ? {} : { decision: 'block', reason: visible };
     }
@@ -124,6 +134,21 @@ function claudeOutput(protocol: AgentProtocol, d: Decision, agentEvent: string):
     default:
       return {};
   }
+}
+
+/**
+ * Claude's `decision: "block"` after a tool only adds its reason beside the
+ * original output, so a replaced result goes in `updatedToolOutput`, in the
+ * tool's own shape (claude-tool-output.ts). Where there is none (an unknown
+ * shape, or PostToolUseFailure, which has no such field), the replacement is
+ * still fed back, and the user is told that the model saw the original too.
+ */
+function claudeReplacedResult(text: string, agentEvent: string, input: JsonObject): JsonObject {
+  const tool = typeof input.tool_name === 'string' ? input.tool_name : 'the tool';
+  const shaped = agentEvent === 'PostToolUse' ? claudeToolOutput(input.tool_name, input.tool_response, text) : undefined;
+  if (shaped) return { hookSpecificOutput: { hookEventName: agentEvent, updatedToolOutput: shaped } };
+  const why = agentEvent === 'PostToolUse' ? `chrys-hooks knows no output shape for ${tool} to replace it in` : `Claude Code cannot replace a result on ${agentEvent}`;
+  return { decision: 'block', reason: text, systemMessage: `chrys-hooks: a hook replaced the result of ${tool}, but ${why}; the model sees the original output too, with the replacement as hook feedback` };
 }
 
 function geminiOutput(d: Decision, agentEvent: string): JsonObject {
