@@ -41,6 +41,23 @@ describe('fire --protocol', () => {
     expect(gemini.json).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeTool', tool_input: { command: 'make -n', dir: '.' } } });
   });
 
+  it('a Gemini block with warnings leads its systemMessage with the reason, which Gemini shows in place of reason', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${hookYaml({ id: 'frozen', event: 'user_prompt_submit', run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"the repo is frozen\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
+    s.projectHooks('hooks: []\n');
+    const input = (event: string) => JSON.stringify({ hook_event_name: event, session_id: '', cwd: s.workspace, prompt: 'refactor' });
+    const gemini = await fire(s, input('BeforeAgent'), ['--protocol', 'gemini']);
+    expect(gemini.json).toMatchObject({ decision: 'deny', reason: 'the repo is frozen' });
+    const [first, ...rest] = String(gemini.json.systemMessage).split('\n');
+    expect(first).toBe('the repo is frozen');
+    expect(rest.join('\n')).toContain('chrys-hooks project_hooks_dormant');
+    // Not blocked: the warnings alone. Claude shows reason and systemMessage apart: unchanged.
+    const allowed = await fire(s, JSON.stringify({ hook_event_name: 'AfterTool', session_id: '', cwd: s.workspace, tool_name: 'read_file', tool_input: {}, tool_response: {} }), ['--protocol', 'gemini']);
+    expect(allowed.json).toEqual({ systemMessage: expect.stringMatching(/^chrys-hooks project_hooks_dormant/) });
+    const claude = await fire(s, input('UserPromptSubmit'), ['--protocol', 'claude']);
+    expect(claude.json).toMatchObject({ decision: 'block', reason: 'the repo is frozen', systemMessage: expect.stringMatching(/^chrys-hooks project_hooks_dormant/) });
+  });
+
   it('a Chrys block after a tool is block_feedback, answered as decision: block on PostToolUse', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${hookYaml({ id: 'lint', event: 'after_tool_call', run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"lint: 2 errors\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);

@@ -68,6 +68,10 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
     ...decision.contexts.filter((c) => c.channel === 'ui_notice').map((c) => c.text),
     ...decision.warnings.map((w) => `chrys-hooks ${w.code}: ${w.message}`),
   ];
+  // Gemini CLI displays a blocked prompt or stop as `systemMessage || reason`
+  // ("Agent execution blocked: ..."), so warnings alone there would hide why:
+  // on a block the reason leads whatever it shows.
+  if (protocol === 'gemini' && decision.blocked && notices.length > 0) notices.unshift(reason);
   if (notices.length > 0) out.systemMessage = notices.join('\n');
   // stringifyJson keeps the args' numbers as the agent spelled them.
   return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
