@@ -23,7 +23,8 @@ export async function runDoctor(_args: string[], opts: Record<string, unknown>, 
       lines.push(`  ${printable(f.path)} (${f.scope}${f.symlink ? ', a symbolic link' : ''}): ${state}`);
       for (const w of a.wired.filter((x) => x.file === f.path)) {
         const target = !w.binary.found ? k.red('missing binary') : w.binary.self ? 'this binary' : `${printable(w.binary.path ?? '')} ${w.binary.version ?? '(unknown version)'}`;
-        lines.push(`    ${w.event.padEnd(19)} ${printable(w.command)}  -> ${target}`);
+        const trust = w.codex_trust === undefined ? '' : w.codex_trust === 'trusted' || w.codex_trust === 'managed' ? `, ${w.codex_trust} in Codex` : `, ${k.red(`${w.codex_trust.replace('_', ' ')} in Codex`)}`;
+        lines.push(`    ${w.event.padEnd(19)} ${printable(w.command)}  -> ${target}${trust}`);
       }
     }
     for (const c of a.checks) lines.push(`  ${k.yellow('check')}: ${printable(c)}`);

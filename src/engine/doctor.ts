@@ -15,7 +15,8 @@ import { type GlobalOptions, workspaceOf } from '../config/locations.js';
 import { type Source, loadConfig } from '../config/load.js';
 import { VERSION } from '../version.js';
 import { agentDirs } from './install.js';
-import { binaryTarget, runningBinary } from './self-command.js';
+import { codexHookTrust, codexTrustOf } from './codex-trust.js';
+import { binaryTarget, onPath, runningBinary } from './self-command.js';
 import { readFileSync } from 'node:fs';
 
 export interface Problem {
@@ -33,6 +34,8 @@ export interface DoctorEntry {
   fail_closed: boolean;
   /** Where the command's binary leads, and whether it is this binary or another version. */
   binary: { path?: string; found: boolean; self: boolean; version?: string };
+  /** Codex only: the entry's trust as Codex reports it (`trusted`, `untrusted`, `modified`, `managed`, `not_loaded`), when it could be asked. */
+  codex_trust?: string;
 }
 
 export interface DoctorFile {
@@ -92,6 +95,7 @@ export async function doctor(opts: GlobalOptions, env: NodeJS.ProcessEnv = proce
       for (const e of file.entries) report.wired.push(await entryOf(e, path, scope, env, versions));
     }
     agents.push(report);
+    if (id === 'codex' && report.wired.length) await checkCodexTrust(report, dirs.workspace, problems, env);
     checkAgent(d, report, problems, notes);
   }
   const chrys = await chrysSide(opts, problems);
@@ -152,7 +156,36 @@ function checkAgent(d: AgentDescriptor, report: DoctorAgent, problems: Problem[]
     say(`${event} calls chrys-hooks ${list.length} times (${files.join(', ')}): every hook fires ${list.length} times`, fix);
   }
   if (report.wired.length === 0) notes.push(`${d.id}: ${d.name} is here (${report.config_dir}) but calls no chrys-hooks: \`${installCommand(d, 'user')}\``);
-  else report.checks.push(...d.doctorChecks);
+  else if (!report.wired.some((w) => w.codex_trust)) report.checks.push(...d.doctorChecks);
+}
+
+/** The fix for a Codex entry Codex does not run: its own review, which chrys-hooks leaves to the user. */
+const CODEX_TRUST_FIX = 'run `codex` in a terminal and choose "Trust all and continue" at "Hooks need review" (or open `/hooks` there and press t)';
+
+// Codex runs a non-managed hook only once the user trusted it, and `codex
+// exec` skips an untrusted one silently: ask Codex which entries it trusts.
+async function checkCodexTrust(report: DoctorAgent, workspace: string, problems: Problem[], env: NodeJS.ProcessEnv): Promise<void> {
+  const codex = onPath('codex', env);
+  if (!codex) {
+    report.checks.push('`codex` is not on PATH, so chrys-hooks could not ask Codex which of these entries it trusts');
+    return;
+  }
+  const trust = await codexHookTrust(codex, workspace, env);
+  if ('unavailable' in trust) {
+    report.checks.push(`could not ask Codex which of these entries it trusts: ${trust.unavailable}`);
+    return;
+  }
+  for (const w of report.wired) {
+    w.codex_trust = codexTrustOf(w, trust.hooks);
+    const where = `${w.event} in ${w.file}`;
+    if (w.codex_trust === 'untrusted' || w.codex_trust === 'modified') {
+      const why = w.codex_trust === 'modified' ? 'changed since it was trusted' : 'new, never reviewed';
+      problems.push({ agent: 'codex', message: `Codex does not trust ${where} (${why}): it skips the entry, so the event runs no hooks`, fix: CODEX_TRUST_FIX });
+    } else if (w.codex_trust === 'not_loaded') {
+      const fix = w.scope === 'project' ? "trust the project in Codex: it loads a project's .codex/ only then" : 'turn Codex hooks on: `[features] hooks = true` in its config.toml';
+      problems.push({ agent: 'codex', message: `Codex does not load ${where}: the event runs no hooks`, fix });
+    }
+  }
 }
 
 async function chrysSide(opts: GlobalOptions, problems: Problem[]): Promise<DoctorReport['chrys']> {

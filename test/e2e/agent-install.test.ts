@@ -3,7 +3,7 @@
 // written command answering a real input of that agent.
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, read, useSandbox } from '../helpers/sandbox.js';
 
@@ -71,7 +71,7 @@ describe.each(['claude', 'codex', 'gemini'] as const)('install --agent %s', (age
     const post = agent === 'gemini' ? 'AfterTool' : 'PostToolUse';
     expect(commandsOf(text, post)).toEqual([`${BIN} fire --protocol ${agent}`]);
     if (agent === 'gemini') expect(JSON.parse(text).hooks.BeforeTool[0]).toEqual({ matcher: '*', hooks: [{ name: 'chrys', type: 'command', command: `${BIN} fire --protocol gemini --fail-closed`, timeout: 60000 }] });
-    if (agent === 'codex') expect(r.stdout).toMatch(/next: Codex skips a new or changed hook until you trust it: start `codex`, open `\/hooks`/);
+    if (agent === 'codex') expect(r.stdout).toContain('next: Codex runs none of these entries until you trust them, and `codex exec` skips them without a word: run `codex` in a terminal and choose "Trust all and continue" at "Hooks need review"');
 
     const u = await s.run(['uninstall', '--agent', agent]);
     expect(u.exitCode, u.stderr).toBe(0);
@@ -252,11 +252,52 @@ describe('doctor', () => {
     expect(j.agents.find((a: { agent: string }) => a.agent === 'gemini').files[0]).toMatchObject({ valid: false, exists: true });
   });
 
-  it("flags Codex's hook review for a wired Codex", async () => {
+  // Codex skips a hook the user has not trusted in its review, silently in
+  // `codex exec`: doctor asks Codex (`codex app-server`, hooks/list) and
+  // reports every entry Codex would skip. The real Codex answers in
+  // test/agents/codex; here a stand-in `codex` on PATH answers the same way.
+  const withCodex = (s: Sandbox, trust: Record<string, string> = {}): Record<string, string> => {
+    const bin = join(s.root, 'codex-bin');
+    mkdirSync(bin, { recursive: true });
+    if (!existsSync(join(bin, 'codex'))) symlinkSync(resolve('test/fixtures/agent-scripts/codex-app-server.js'), join(bin, 'codex'));
+    return { PATH: `${bin}:${process.env.PATH}`, CODEX_FIXTURE_TRUST: JSON.stringify(trust) };
+  };
+  const CODEX_EVENTS = ['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionStart', 'PreCompact'];
+
+  it('reports every Codex entry that Codex has not trusted yet, with the review as the fix', async () => {
     const s = sandbox();
     await s.run(['install', '--agent', 'codex']);
-    const r = await s.run(['doctor']);
+    const r = await s.run(['doctor'], { env: withCodex(s) });
+    expect(r.exitCode, r.stdout).toBe(1);
+    const problems = r.stdout.split('\n').filter((l) => l.startsWith('problem: '));
+    expect(problems).toEqual(CODEX_EVENTS.map((e) => `problem: Codex does not trust ${e} in ${userFile(s, 'codex')} (new, never reviewed): it skips the entry, so the event runs no hooks; fix: run \`codex\` in a terminal and choose "Trust all and continue" at "Hooks need review" (or open \`/hooks\` there and press t)`));
+    expect(r.stdout).toMatch(/PreToolUse +\S+ fire --protocol codex --fail-closed {2}-> this binary, untrusted in Codex/);
+    expect(r.stdout).not.toContain('check: ');
+  });
+
+  it('is healthy once Codex trusts every entry, and names the one changed since', async () => {
+    const s = sandbox();
+    await s.run(['install', '--agent', 'codex']);
+    const all = Object.fromEntries(CODEX_EVENTS.map((e) => [e, 'trusted']));
+    const healthy = await s.run(['doctor', '--json'], { env: withCodex(s, all) });
+    expect(healthy.exitCode, healthy.stdout).toBe(0);
+    const codex = JSON.parse(healthy.stdout).agents.find((a: { agent: string }) => a.agent === 'codex');
+    expect(codex.wired.map((w: { codex_trust: string }) => w.codex_trust)).toEqual(CODEX_EVENTS.map(() => 'trusted'));
+    expect(codex.checks).toEqual([]);
+
+    const changed = await s.run(['doctor'], { env: withCodex(s, { ...all, Stop: 'modified' }) });
+    expect(changed.exitCode).toBe(1);
+    expect(changed.stdout.split('\n').filter((l) => l.startsWith('problem: '))).toEqual([
+      expect.stringMatching(/^problem: Codex does not trust Stop in .* \(changed since it was trusted\): it skips the entry/),
+    ]);
+  });
+
+  it('says it could not ask when `codex` is not on PATH, and repeats the review step', async () => {
+    const s = sandbox();
+    await s.run(['install', '--agent', 'codex']);
+    const r = await s.run(['doctor'], { env: { PATH: '/usr/bin:/bin' } });
     expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain('check: `codex` is not on PATH, so chrys-hooks could not ask Codex which of these entries it trusts');
     expect(r.stdout).toContain('check: Codex runs these entries only once trusted in its `/hooks` review');
   });
 
