@@ -29,6 +29,7 @@ _chrys_hooks() {
     *" --limit") return;;
     *" --prune-done") return;;
     *" --state") COMPREPLY=($(compgen -W "pending deferred failed done" -- "$cur")); return;;
+    *" --to") COMPREPLY=($(compgen -W "postgres files" -- "$cur")); return;;
     *" --source") COMPREPLY=($(compgen -W "project global" -- "$cur")); return;;
   esac
   case "$cmd" in
@@ -41,7 +42,7 @@ _chrys_hooks() {
     uninstall) COMPREPLY=($(compgen -W "--agent --user --project --events --dry-run --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     doctor) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     drain-outbox) COMPREPLY=($(compgen -W "--json --dry-run --watch --interval --limit --requeue-failed --prune-done --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
-    outbox) COMPREPLY=($(compgen -W "--state --json --follow --failed --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
+    outbox) COMPREPLY=($(compgen -W "--state --json --follow --failed --to --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;
     events) COMPREPLY=($(compgen -W "--json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     trust) COMPREPLY=($(compgen -W "--yes --list --json --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); return;;
     untrust) COMPREPLY=($(compgen -W "--ignore --config-dir --cwd --project-hooks --no-project-hooks --no-color --help" -- "$cur")); [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")); return;;

@@ -41,6 +41,8 @@ await build({
   banner: { js: "import { createRequire as __chrysCreateRequire } from 'node:module'; const require = __chrysCreateRequire(import.meta.url);" },
   logLevel: 'warning',
   plugins: [builtinsByRequire],
+  // pg's optional native binding: required only when asked for (pg.native), never here.
+  external: ['pg-native'],
 });
 
 // The fire path as one script: Node 20's ESM loader reads the chunks above
@@ -65,16 +67,18 @@ await build({ ...cjs, entryPoints: ['src/cli/fire-start.ts'], outfile: new URL('
 // modules that parse a file: a firing with no hooks files never reads them,
 // and the fire path's code cache holds only what firings run. They are whole
 // libraries, so no module state or class is shared across the files.
-const COLD = { yaml: 'yaml', 'js-yaml': 'js-yaml', 'zod/mini': 'zod-mini' };
+const COLD = { yaml: 'yaml', 'js-yaml': 'js-yaml', 'zod/mini': 'zod-mini', pg: 'pg', 'graphile-worker': 'graphile-worker' };
 for (const [pkgName, file] of Object.entries(COLD)) {
-  await build({ ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(pkgName)});`, resolveDir: '.', loader: 'js' }, outfile: new URL(`../dist/cold/${file}.cjs`, import.meta.url).pathname });
+  // graphile-worker shares the one driver in cold/pg.cjs (the outbox hands it its pool).
+  const sharePg = { name: 'share-pg', setup: (b) => b.onResolve({ filter: /^pg$/ }, () => (pkgName === 'pg' ? undefined : { path: './pg.cjs', external: true })) };
+  await build({ ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(pkgName)});`, resolveDir: '.', loader: 'js' }, outfile: new URL(`../dist/cold/${file}.cjs`, import.meta.url).pathname, external: ['pg-native'], plugins: [sharePg] });
 }
 const coldApart = {
   name: 'cold-apart',
   setup(b) {
     // A stub module that requires the cold file, so import() of it becomes a require, not a
     // real dynamic import (which a vm.Script could not resolve).
-    b.onResolve({ filter: /^(yaml|js-yaml|zod\/mini)$/ }, (args) => ({ path: args.path, namespace: 'cold' }));
+    b.onResolve({ filter: /^(yaml|js-yaml|zod\/mini|pg|graphile-worker)$/ }, (args) => ({ path: args.path, namespace: 'cold' }));
     b.onLoad({ filter: /.*/, namespace: 'cold' }, (args) => ({ contents: `module.exports = require('./cold/${COLD[args.path]}.cjs');`, loader: 'js' }));
     b.onResolve({ filter: /^\.\/cold\// }, (args) => ({ path: args.path, external: true }));
   },

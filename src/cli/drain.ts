@@ -11,6 +11,8 @@ import type { CommandResult } from './output.js';
 import { stopOnTermination } from './signals.js';
 import { printable } from '../core/printable.js';
 import { relative } from '../outbox/view.js';
+import { configDirOf } from '../config/locations.js';
+import type { OutboxChoice } from '../outbox/pg/choice.js';
 
 function count(opts: Record<string, unknown>, key: string, what: string): number | undefined {
   const raw = opts[key];
@@ -23,6 +25,9 @@ function count(opts: Record<string, unknown>, key: string, what: string): number
 export async function runDrain(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const limit = count(opts, 'limit', 'limit');
   const pruneDays = count(opts, 'pruneDone', 'prune-done');
+  const { outboxChoice } = await import('../outbox/pg/choice.js');
+  const choice = await outboxChoice(configDirOf(globals));
+  if (choice.backend === 'postgres') return runPostgresDrain(opts, globals, choice, limit, pruneDays);
   if (opts.watch) return runWatch(opts, globals, limit, pruneDays);
   if (opts.interval !== undefined) throw new ChrysError('usage', '--interval needs --watch', 'add --watch, or drop --interval');
   if (opts.requeueFailed) {
@@ -81,6 +86,48 @@ function jobLines(j: JobReport, now = Date.now()): string[] {
   if (j.log_path && j.outcome !== 'done') lines.push(`    log: ${printable(j.log_path)}`);
   if (j.command) lines.push(`    project hooks are not enabled for this drain; to run it: ${printable(j.command)}`);
   return lines;
+}
+
+async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGlobals, choice: Extract<OutboxChoice, { backend: 'postgres' }>, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
+  const unsupported = limit !== undefined ? '--limit' : pruneDays !== undefined ? '--prune-done' : opts.interval !== undefined && !opts.watch ? '--interval' : undefined;
+  if (unsupported) throw new ChrysError('usage', `${unsupported} is not supported with the PostgreSQL outbox`, 'drop it: the engine claims what is due, and --watch wakes on NOTIFY');
+  const { drainPostgres } = await import('../outbox/pg/drain.js');
+  if (opts.requeueFailed) {
+    const { PostgresOutbox } = await import('../outbox/pg/backend.js');
+    const changes = await new PostgresOutbox(choice).retryFailed();
+    if (opts.json) return { stdout: JSON.stringify({ requeued: changes.map((c) => ({ job_id: c.job_id, requeued: c.outcome === 'requeued' })) }, null, 2), exitCode: EXIT.ok };
+    return { stdout: `requeued ${changes.filter((c) => c.outcome === 'requeued').length} failed jobs, due at once`, exitCode: EXIT.ok };
+  }
+  if (!opts.watch) {
+    stopOnTermination();
+    const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun) }, choice);
+    if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
+    return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
+  }
+  if (opts.dryRun) throw new ChrysError('usage', '--watch cannot be combined with --dry-run', 'run that as a one-shot drain-outbox');
+  const json = Boolean(opts.json);
+  const log = (fields: Record<string, unknown>, text: string): void => {
+    const at = new Date().toISOString();
+    process.stderr.write(json ? `${JSON.stringify({ at, ...fields })}\n` : `${at} ${text}\n`);
+  };
+  const stopper: { stop?: () => void } = {};
+  const stop = (): void => stopper.stop?.();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  await drainPostgres({
+    ...globals,
+    watch: true,
+    keepJobs: false,
+    stopper,
+    onReady: ({ hostId, workers, absorbed }) => log({ watching: 'postgres', host_id: hostId, workers, absorbed }, `watching the PostgreSQL outbox for host ${hostId} and portable jobs (NOTIFY; ${workers} at a time${absorbed ? `; moved ${absorbed} file jobs in` : ''})`),
+    onJob: (job) => {
+      if (QUIET.has(job.outcome)) return;
+      log({ ...job }, jobLines(job).join('\n'));
+    },
+    onWarning: (w: Warning) => log({ warning: w }, `warning ${w.code}: ${printable(w.message)}`),
+  }, choice);
+  log({ stopped: true }, 'stopped');
+  return { exitCode: EXIT.ok };
 }
 
 async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {

@@ -15,7 +15,7 @@ import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { table } from './render.js';
 
-const ACTIONS = ['list', 'show', 'logs', 'retry', 'drop'] as const;
+const ACTIONS = ['list', 'show', 'logs', 'retry', 'drop', 'migrate'] as const;
 /** Lines of the log `outbox show` prints; `outbox logs` prints it whole. */
 const LOG_TAIL_LINES = 20;
 
@@ -25,8 +25,13 @@ export async function runOutbox(args: string[], opts: Record<string, unknown>, g
     throw new ChrysError('usage', `unknown outbox action "${printable(action ?? '')}"`, `use one of ${ACTIONS.join(', ')}`);
   }
   if (extra.length) throw new ChrysError('usage', `too many arguments: ${extra.map(printable).join(' ')}`, 'name one job');
-  const backend: OutboxBackend = new FileOutbox(configDirOf(globals));
   const json = Boolean(opts.json);
+  if (action === 'migrate') {
+    if (jobId !== undefined) throw new ChrysError('usage', 'outbox migrate takes no job id', 'it moves every pending job; use --to postgres or --to files');
+    const { migrateOutbox } = await import('../outbox/pg/migrate-command.js');
+    return migrateOutbox(configDirOf(globals), opts.to, json);
+  }
+  const backend = await backendOf(configDirOf(globals));
   if (action === 'list') {
     if (jobId !== undefined) throw new ChrysError('usage', 'outbox list takes no job id', 'use `chrys-hooks outbox show JOB` for one job');
     return list(backend, stateOption(opts), json, globals);
@@ -39,6 +44,15 @@ export async function runOutbox(args: string[], opts: Record<string, unknown>, g
   if (action === 'show') return show(await backend.show(jobId), json, globals);
   if (action === 'logs') return logs(backend, jobId, Boolean(opts.follow));
   return changed([action === 'retry' ? await backend.retry(jobId) : await backend.drop(jobId)], json, '');
+}
+
+/** The outbox the user settings choose: the file outbox, or PostgreSQL (its driver loaded only then). */
+async function backendOf(configDir: string): Promise<OutboxBackend> {
+  const { outboxChoice } = await import('../outbox/pg/choice.js');
+  const choice = await outboxChoice(configDir);
+  if (choice.backend === 'files') return new FileOutbox(configDir);
+  const { PostgresOutbox } = await import('../outbox/pg/backend.js');
+  return new PostgresOutbox(choice);
 }
 
 function stateOption(opts: Record<string, unknown>): JobState | undefined {

@@ -19,6 +19,8 @@ export const EXIT_STATUSES: readonly ExitStatus[] = [
   { code: EXIT.blocked, meaning: '`fire --exit-code` only: the decision is a block (with `--protocol`, where the agent blocks on exit 2: the reason is on stderr, stdout is empty)', stdout: 'the decision' },
   { code: EXIT.usage, meaning: 'usage error: unknown command or option, a missing or bad option value', stdout: '`fire`: `{"error": {"code": "usage", "message", "hint"}}`' },
   { code: EXIT.badInput, meaning: 'bad input: invalid JSON, not an object, no or unknown event, an envelope over 64 MiB, an unreadable `--input`', stdout: '`fire`: `{"error": {"code", "message", "hint"?}}`' },
+  { code: EXIT.unavailable, meaning: 'the PostgreSQL outbox cannot be reached (`outbox_unreachable`: server down, wrong password, no such database); the connection string is never shown', stdout: 'nothing; one line on stderr' },
+  { code: EXIT.config, meaning: 'the `outbox` section of the user settings is invalid, or its `url_env` variable is unset or not a postgres:// URL (`outbox_config_invalid`)', stdout: 'nothing; one line on stderr' },
   { code: EXIT.internal, meaning: 'internal error (a bug: please report it)', stdout: '`fire`: `{"error": {"code": "internal", "message", "hint"}}`' },
   { code: EXIT.ioError, meaning: 'stdout could not be written (disk full, `/dev/full`, a closed pipe); or `drain-outbox` (also `--requeue-failed`, `--prune-done`, `list`) cannot read the outbox; one line on stderr', stdout: 'whatever got through' },
   { code: EXIT.interrupted, meaning: '`fire` or `drain-outbox` stopped by SIGINT: the hooks it ran were killed, durable jobs stay pending', stdout: 'nothing' },
@@ -41,6 +43,9 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   unknown_protocol: '`serve` and the API: a `protocol` other than chrys, claude, codex and gemini (answered, the server goes on)',
   unknown_job: '`outbox show`, `logs`, `retry`, `drop`: no job by that id in the outbox (65)',
   outbox_unreadable: 'not from `fire`: an outbox folder or job file cannot be read (no permission, a file where a folder should be); only a missing folder counts as empty (74)',
+  outbox_unreachable: 'the PostgreSQL outbox cannot be reached or refused the login (server down, wrong password, no such database, server gone mid-drain); the password is never shown; `fire` falls back to the file outbox instead (69)',
+  outbox_config_invalid: 'the user settings `outbox` section names an unknown backend or field, or its `url_env` variable is unset or not a postgres:// URL (78)',
+  outbox_invalid_job: 'a row in the PostgreSQL outbox whose payload is not a Chrys job; the drain files it as failed with this error, nothing else is touched (65)',
   internal: 'a bug in chrys-hooks (70)',
 };
 
@@ -140,6 +145,7 @@ export const CODE_DOCS: Partial<Record<DiagnosticCode, string>> = {
   hook_locked: 'a `locked: true` global hook ran although `CHRYS_HOOKS=0` or `CHRYS_HOOKS_SKIP` would turn it off',
   retry_after_invalid: 'a result file\'s `retry_after_seconds` is negative, over 604800 (seven days) or not a number; clamped, or the default `outbox_retry_delay_seconds` used',
   due_at_invalid: 'a pending job\'s `due_at` is not a date; the job is treated as due',
+  outbox_fallback: '`fire` could not queue a durable job in the PostgreSQL outbox (unreachable, or the settings are invalid): the job went to the file outbox instead, and the next drain against PostgreSQL moves it into the database',
   outbox_watch_unavailable: '`drain-outbox --watch` cannot watch (or recreate) `outbox/pending/`; it polls every `--interval` instead',
   kill_switch_invalid: '`CHRYS_HOOKS` is set to a value that is neither off (0/false/no/off) nor on (1/true/yes/on); hooks stay on',
   workspace_not_found: '`--cwd` names a directory that does not exist, or a file; no project hooks are loaded from it',

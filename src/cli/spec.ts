@@ -155,15 +155,16 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'outbox',
     args: '<action> [job]',
-    summary: 'see and change durable jobs: list, show, logs, retry, drop',
-    description: 'list: the jobs with their state, due time, attempts and last error; show JOB: one job, its history and its log tail; logs JOB: its log (--follow: each run\'s log as it ends, until the job leaves pending or SIGINT); retry JOB|--failed: due at once (a failed job with a fresh start count); drop JOB: remove a pending or failed job. A job a drain or worker is running is left as it is (exit 1).',
+    summary: 'see and change durable jobs: list, show, logs, retry, drop, migrate',
+    description: 'list: the jobs with their state, due time, attempts and last error; show JOB: one job, its history and its log tail; logs JOB: its log (--follow: each run\'s log as it ends, until the job leaves pending or SIGINT); retry JOB|--failed: due at once (a failed job with a fresh start count); drop JOB: remove a pending or failed job; migrate --to postgres|files: move the pending jobs to that backend (each once: none lost, none doubled). The same for the file outbox and the PostgreSQL one (the user settings `outbox` section chooses). A job a drain or worker is running is left as it is (exit 1).',
     options: [
       { flags: '--state <state>', description: 'list: only jobs in this state', choices: ['pending', 'deferred', 'failed', 'done'] },
       { flags: '--json', description: 'machine-readable output' },
       { flags: '--follow', description: 'logs: print each run\'s log as it ends, until the job leaves pending (or SIGINT)' },
       { flags: '--failed', description: 'retry: every failed job' },
+      { flags: '--to <backend>', description: 'migrate: where the pending jobs go', choices: ['postgres', 'files'] },
     ],
-    examples: ['chrys-hooks outbox list --state failed', 'chrys-hooks outbox show 20261130T113000123Z-1a2b3c4d5e6f', 'chrys-hooks outbox retry --failed'],
+    examples: ['chrys-hooks outbox list --state failed', 'chrys-hooks outbox show 20261130T113000123Z-1a2b3c4d5e6f', 'chrys-hooks outbox retry --failed', 'chrys-hooks outbox migrate --to postgres'],
   },
   {
     name: 'events',

@@ -63,6 +63,8 @@ export interface Execution {
   on_error_explicit?: true;
   delay_seconds: number;
   once_per_session: boolean;
+  /** A durable job any machine's drain may run (a follow-up that calls an API), not only one that has its workspace. */
+  portable?: true;
 }
 
 export interface Hook {

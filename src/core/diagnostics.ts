@@ -63,6 +63,7 @@ export const WARNING_CODES = [
   'retry_after_invalid',
   'due_at_invalid',
   'outbox_watch_unavailable',
+  'outbox_fallback',
   'kill_switch_invalid',
   'workspace_not_found',
   'async_hooks_still_running',

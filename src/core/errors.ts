@@ -1,7 +1,7 @@
 // The errors a command can end with. Only the CLI entry turns them into an
 // exit code and the `{"error": {...}}` object of CONTRACT §7.
 
-export const EXIT = { ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, internal: 70, ioError: 74, interrupted: 130, terminated: 143 } as const;
+export const EXIT = { ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, unavailable: 69, internal: 70, config: 78, ioError: 74, interrupted: 130, terminated: 143 } as const;
 
 export type ErrorCode =
   | 'usage'
@@ -18,6 +18,9 @@ export type ErrorCode =
   | 'unknown_protocol'
   | 'outbox_unreadable'
   | 'unknown_job'
+  | 'outbox_unreachable'
+  | 'outbox_config_invalid'
+  | 'outbox_invalid_job'
   | 'internal';
 
 const EXIT_OF: Record<ErrorCode, number> = {
@@ -35,6 +38,9 @@ const EXIT_OF: Record<ErrorCode, number> = {
   unknown_protocol: EXIT.badInput,
   outbox_unreadable: EXIT.ioError,
   unknown_job: EXIT.badInput,
+  outbox_unreachable: EXIT.unavailable,
+  outbox_config_invalid: EXIT.config,
+  outbox_invalid_job: EXIT.badInput,
   internal: EXIT.internal,
 };
 

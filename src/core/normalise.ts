@@ -133,6 +133,7 @@ function normaliseExecution(h: RawHook, report: Report): Execution | undefined {
     ...(e.on_error !== undefined ? { on_error_explicit: true as const } : {}),
     delay_seconds: e.delay_seconds ?? 0,
     once_per_session: e.once_per_session ?? false,
+    ...(e.portable ? { portable: true as const } : {}),
   };
 }
 

@@ -69,6 +69,7 @@ const executionSchema = z.strictObject({
   on_error: z.optional(z.enum(['block', 'warn', 'ignore'])),
   delay_seconds: z.optional(z.number().check(z.gte(0), z.lte(86400))),
   once_per_session: z.optional(z.boolean()),
+  portable: z.optional(z.boolean()),
 });
 
 const hookSchema = z.strictObject({

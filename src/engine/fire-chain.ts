@@ -2,6 +2,8 @@
 // run the blocking chain, matching each hook against the envelope as modified
 // so far; hand the non-blocking hooks to the worker or queue them; drain.
 
+import type { OutboxChoice } from '../outbox/pg/choice.js';
+import { type DurableJob, withOrigin } from '../outbox/pg/fire-queue.js';
 import { type Hook, settingValues } from '../core/config.js';
 import { rmSync } from 'node:fs';
 import { type Chain, type Decision, type HookStatus, applyOutcome } from '../core/decide.js';
@@ -57,12 +59,23 @@ export async function fireWithConfig(input: JsonObject, event: EventName, opts: 
     trace: opts.trace,
     failClosed: opts.failClosed === true,
     history: new HistoryBatch(config.configDir, false),
+    pgJobs: [],
   };
   const settings = settingValues(config.settings);
   try {
     await runBlocking(firing, plan.blocking);
     if (firing.chain.argsModified) decision.args = firing.chain.args ?? null;
+    if (plan.nonBlocking.some((h) => h.execution.delivery === 'durable')) {
+      const { fireOutbox } = await import('../outbox/pg/fire-queue.js');
+      const { choice, warning } = await fireOutbox(config.configDir);
+      firing.outbox = choice;
+      if (warning) decision.warnings.push(warning);
+    }
     const handoff = startNonBlockingHooks(firing, plan.nonBlocking);
+    if (firing.pgJobs.length > 0 && firing.outbox?.backend === 'postgres') {
+      const { queueDurable } = await import('../outbox/pg/fire-queue.js');
+      decision.warnings.push(...(await queueDurable(config.configDir, firing.outbox, firing.pgJobs)));
+    }
     if (handoff.length > 0) {
       const notStarted = startWorker({ ctx, maxParallel: settings.max_parallel_hooks, runs: handoff, retry: retryPolicy(settings) }, firing.temp);
       if (notStarted) reportWorkerFailure(decision, handoff, notStarted);
@@ -89,6 +102,10 @@ interface Firing {
   failClosed: boolean;
   /** The blocking hooks' run history, written once the chain ends. */
   history: HistoryBatch;
+  /** Where durable jobs go; read only when a durable hook matches (the PostgreSQL driver loads only then). */
+  outbox?: OutboxChoice;
+  /** Durable jobs bound for PostgreSQL, queued in one transaction before the decision is printed. */
+  pgJobs: DurableJob[];
 }
 
 /** The gate's answer for a hook at this point of the firing (core/gate.ts); `stamped` once its once-per-session claim failed. */
@@ -217,6 +234,11 @@ function startNonBlocking(hook: Hook, { firing: f, handoff, sessionDir }: NonBlo
   const job = hook.execution.delivery === 'durable' ? newJob(hook, c.envelope, now, delay > 0 ? new Date(now.getTime() + delay * 1000) : undefined) : undefined;
   const taken = claimOnce(f, hook, job?.job_id ?? '');
   if (taken) return reportGated(f, hook, taken);
+  if (job && f.outbox?.backend === 'postgres') {
+    // The drain (its --watch service, woken by NOTIFY) runs it, on a machine that has its workspace.
+    f.pgJobs.push({ job: withOrigin(job, hook, f.outbox.hostId, c.ctx.workspace), hook });
+    return report('queued');
+  }
   let jobId: string | undefined;
   if (job) {
     try {

@@ -5,11 +5,13 @@ import { ChrysError, EXIT, type ErrorCode, asChrysError, errorObject } from '../
 
 describe('exit codes', () => {
   it('keeps the documented numbers', () => {
-    expect(EXIT).toEqual({ ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, internal: 70, ioError: 74, interrupted: 130, terminated: 143 });
+    expect(EXIT).toEqual({ ok: 0, findings: 1, blocked: 2, usage: 64, badInput: 65, unavailable: 69, internal: 70, config: 78, ioError: 74, interrupted: 130, terminated: 143 });
   });
 
   it.each<[ErrorCode, number]>([
     ['usage', 64],
+    ['outbox_unreachable', 69],
+    ['outbox_config_invalid', 78],
     ['invalid_json', 65],
     ['not_an_object', 65],
     ['missing_event', 65],

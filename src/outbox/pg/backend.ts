@@ -1,0 +1,111 @@
+// The PostgreSQL outbox behind the OutboxBackend operations: pending jobs are
+// graphile-worker rows, done and failed ones chrys_outbox.finished rows. A
+// job a drainer holds (locked) is never changed: retry and drop say `running`.
+
+import type { Client } from 'pg';
+import { type Change, type OutboxBackend, doneJob, unknownJob } from '../backend.js';
+import { type Job, requeued } from '../job.js';
+import type { JobState, OutboxEntry } from '../view.js';
+import { stateOf } from '../view.js';
+import type { OutboxChoice } from './choice.js';
+import { connect, unreachable, isUnreachable, withClient } from './connect.js';
+import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, removeUnlocked, tryPendingEntry } from './queue.js';
+
+type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
+
+export class PostgresOutbox implements OutboxBackend {
+  private migrated = false;
+  constructor(private readonly choice: Postgres) {}
+
+  private use<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    return withClient(this.choice.url, async (c) => {
+      if (!this.migrated) {
+        await ensureSchema(c, this.choice.url);
+        this.migrated = true;
+      }
+      return fn(c);
+    });
+  }
+
+  async list(state?: JobState): Promise<OutboxEntry[]> {
+    return this.use(async (c) => {
+      const pending = state === undefined || state === 'pending' || state === 'deferred' ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
+      const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? state : undefined) : [];
+      return [...pending, ...finished].filter((e) => state === undefined || stateOf(e) === state);
+    });
+  }
+
+  async show(jobId: string): Promise<OutboxEntry> {
+    return this.use((c) => this.find(c, jobId));
+  }
+
+  async retry(jobId: string): Promise<Change> {
+    return this.use(async (c) => {
+      const e = await this.find(c, jobId);
+      const from = stateOf(e);
+      if (e.folder === 'done') throw doneJob(jobId, 'retried');
+      if (e.folder === 'failed') {
+        // One transaction: the job leaves failed only as it becomes pending again.
+        await c.query('BEGIN');
+        try {
+          const gone = await c.query('DELETE FROM chrys_outbox.finished WHERE job_id = $1 AND state = $2', [e.id, 'failed']);
+          if (gone.rowCount === 0) throw unknownJob(jobId);
+          await addJob(c, { job: requeued(e.job, new Date(), true), key: jobKey(e.job), mode: 'replace' }, this.choice.hostId);
+          await c.query('COMMIT');
+        } catch (err) {
+          await c.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+        return { job_id: e.id, outcome: 'requeued', from };
+      }
+      const r = await c.query('SELECT 1 FROM graphile_worker.reschedule_jobs(ARRAY[$1::bigint], run_at => now())', [String(e.job.pg_job_id)]);
+      return { job_id: e.id, outcome: r.rowCount ? 'requeued' : 'running', from };
+    });
+  }
+
+  async retryFailed(): Promise<Change[]> {
+    const failed = await this.list('failed');
+    const out: Change[] = [];
+    for (const e of failed) out.push(await this.retry(e.id));
+    return out;
+  }
+
+  async drop(jobId: string): Promise<Change> {
+    return this.use(async (c) => {
+      const e = await this.find(c, jobId);
+      const from = stateOf(e);
+      if (e.folder === 'done') throw doneJob(jobId, 'dropped');
+      if (e.folder === 'failed') {
+        await c.query('DELETE FROM chrys_outbox.finished WHERE job_id = $1', [e.id]);
+        return { job_id: e.id, outcome: 'dropped', from };
+      }
+      const key = typeof e.job.job_key === 'string' ? e.job.job_key : e.id;
+      return { job_id: e.id, outcome: (await removeUnlocked(c, key)) ? 'dropped' : 'running', from };
+    });
+  }
+
+  /** LISTEN on graphile-worker's own channel: every add_job NOTIFYs it. */
+  watch(onChange: () => void): { close(): void } {
+    let client: Client | undefined;
+    let closed = false;
+    void connect(this.choice.url).then(async (c) => {
+      if (closed) return void c.end();
+      client = c;
+      c.on('notification', () => onChange());
+      await c.query('LISTEN "jobs:insert"');
+    }).catch(() => {});
+    return { close: () => { closed = true; void client?.end(); } };
+  }
+
+  private async find(c: Client, jobId: string): Promise<OutboxEntry> {
+    const row = (await c.query<PendingRow>(`${PENDING_SELECT} AND p.payload->>'job_id' = $1`, [jobId])).rows[0];
+    const pending = row ? tryPendingEntry(row) : undefined;
+    if (pending) return pending;
+    const finished = (await listFinished(c)).find((e) => e.id === jobId);
+    if (finished) return finished;
+    throw unknownJob(jobId);
+  }
+}
+
+export { isUnreachable, unreachable };
+export type { Job };

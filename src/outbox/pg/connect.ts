@@ -1,0 +1,93 @@
+// The PostgreSQL driver, loaded only when a job goes to or comes from the
+// database (a firing without a durable hook never loads it), and the one place
+// its errors become Chrys errors: outbox_unreachable (69), the password never shown.
+
+import type { Client, ClientConfig, Pool } from 'pg';
+import { ChrysError } from '../../core/errors.js';
+import { redact, redactedUrl } from './redact.js';
+
+type Pg = typeof import('pg');
+let driver: Pg | undefined;
+
+export async function loadPg(): Promise<Pg> {
+  if (driver) return driver;
+  const mod = (await import('pg')) as Pg & { default?: Pg };
+  driver = mod.default ?? mod;
+  return driver;
+}
+
+type Graphile = typeof import('graphile-worker');
+
+/** graphile-worker, loaded only by a drain or a migration (bundled as CommonJS: its exports may sit on `default`). */
+export async function loadGraphile(): Promise<Graphile> {
+  const mod = (await import('graphile-worker')) as Graphile & { default?: Graphile };
+  return typeof mod.run === 'function' ? mod : (mod.default ?? mod);
+}
+
+/** How long a connection attempt may take: a fire must not hang on a dead server. */
+export const CONNECT_TIMEOUT_MS = 3000;
+
+const config = (url: string): ClientConfig => ({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'chrys-hooks' });
+
+// SQLSTATEs and errnos that mean "the outbox is not there for us", as opposed to a bug.
+const UNREACHABLE_STATES: Record<string, string> = {
+  '28P01': 'wrong password',
+  '28000': 'login refused',
+  '3D000': 'no such database',
+  '57P01': 'the server shut down',
+  '57P03': 'the server is starting up or shutting down',
+  '53300': 'too many connections',
+  '08006': 'the connection failed',
+  '08001': 'cannot connect',
+};
+
+/** Whether an error means the database went away or refused us (rather than a bug in a query). */
+export function isUnreachable(e: unknown): boolean {
+  const code = (e as { code?: string }).code;
+  if (code && (code in UNREACHABLE_STATES || /^(E[A-Z]+)$/.test(code))) return true;
+  const message = (e as Error)?.message ?? '';
+  return /timeout|terminated|Connection terminated|ECONNRESET|not queryable|Client was closed/i.test(message);
+}
+
+export function unreachable(url: string, e: unknown): ChrysError {
+  const code = (e as { code?: string }).code;
+  const why = redact(`${code && UNREACHABLE_STATES[code] ? `${UNREACHABLE_STATES[code]}: ` : ''}${(e as Error)?.message ?? String(e)}`, url);
+  return new ChrysError('outbox_unreachable', `cannot use the PostgreSQL outbox at ${redactedUrl(url)} (${why})`, 'check that the server runs and that the URL in the variable outbox.url_env names has the right user, password and database; pending jobs are kept');
+}
+
+/** A connected client; throws outbox_unreachable. */
+export async function connect(url: string): Promise<Client> {
+  const pg = await loadPg();
+  const client = new pg.Client(config(url));
+  client.on('error', () => {}); // a server that goes away: the next query says so
+  try {
+    await client.connect();
+  } catch (e) {
+    await client.end().catch(() => {});
+    throw unreachable(url, e);
+  }
+  return client;
+}
+
+/** A pool for the drain and the commands; errors of idle clients are not fatal. */
+export async function pool(url: string, max = 4): Promise<Pool> {
+  const pg = await loadPg();
+  const p = new pg.Pool({ ...config(url), max });
+  p.on('error', () => {});
+  p.on('connect', (c) => c.on('error', () => {})); // a server that goes away mid-drain: the query in flight says so
+  return p;
+}
+
+/** Runs `fn` with a client, turning driver errors that mean "unreachable" into outbox_unreachable. */
+export async function withClient<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = await connect(url);
+  try {
+    return await fn(client);
+  } catch (e) {
+    if (e instanceof ChrysError) throw e;
+    if (isUnreachable(e)) throw unreachable(url, e);
+    throw new ChrysError('internal', `PostgreSQL outbox: ${redact((e as Error).message, url)}`, 'please report this with the command you ran');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

@@ -1,0 +1,276 @@
+// `drain-outbox` against the PostgreSQL outbox: graphile-worker claims the
+// due jobs of this machine (and the portable ones) with SKIP LOCKED, and wakes
+// on its NOTIFY; each job is run here, with the file outbox's semantics: its
+// hook found again and trust decided on this machine, the gate and once per
+// session, outbox_max_retries counted in starts, "not yet" (exit 75) as a new
+// row due later, a failure filed as failed (not retried by the engine).
+// graphile-worker's own lock lasts 4 hours; a drainer that dies (kill -9)
+// stops its heartbeat, and after LOCK_STALE_MS its jobs are unlocked by the
+// next drainer, as a stale lock of the file outbox is taken over.
+
+import { EventEmitter } from 'node:events';
+import type { Pool, PoolClient } from 'pg';
+import { type Hook, clampParallel } from '../../core/config.js';
+import type { Warning } from '../../core/diagnostics.js';
+import { stringField } from '../../core/envelope.js';
+import { ChrysError } from '../../core/errors.js';
+import { NO_SWITCHES, gate } from '../../core/gate.js';
+import type { Json, JsonObject } from '../../core/json.js';
+import { jobHistoryStatus } from '../../core/outcome.js';
+import { configDirOf, workspaceOf } from '../../config/locations.js';
+import { existsSync } from 'node:fs';
+import type { HookContext } from '../../run/invocation.js';
+import { resolveInvocation } from '../../run/invocation.js';
+import { formatLog, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
+import { killGroup } from '../../run/process-group.js';
+import { TempFiles } from '../../run/runtime.js';
+import { type RunRecord, runHook } from '../../run/spawn.js';
+import { OnceGuard } from '../../state/once.js';
+import { LOCK_STALE_MS } from '../claim.js';
+import { type DrainOptions, drainSettingsOf } from '../drain.js';
+import { HookFinder, type LoadMemo } from '../find-hook.js';
+import { HistoryBatch } from '../history-batch.js';
+import { type Job, InvalidJob, parseJob } from '../job.js';
+import { retryPolicy, retryRequest } from '../retry.js';
+import { type DrainSummary, type JobReport, Tally } from '../summary.js';
+import type { OutboxChoice } from './choice.js';
+import { isUnreachable, loadGraphile, pool, unreachable } from './connect.js';
+import { absorbFileJobs } from './migrate.js';
+import { PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, quietLogger } from './queue.js';
+import { redact } from './redact.js';
+
+type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
+
+/** How often a drainer says it is alive (and looks for dead ones). */
+const HEARTBEAT_MS = 2000;
+/** How long an untrusted or not-runnable-here job waits before it is looked at again. */
+const RECHECK_SECONDS = 60;
+
+export interface PgDrainOptions extends DrainOptions {
+  watch?: boolean;
+  /** Told once the drainer listens (a watcher logs it). */
+  onReady?: (info: { hostId: string; workers: number; absorbed: number }) => void;
+  /** Set by the caller to stop a watcher. */
+  stopper?: { stop?: () => void };
+}
+
+/** graphile-worker's handler payload as a Chrys job; throws InvalidJob for a row another writer put there. */
+const asJob = (payload: unknown): Job => parseJob(JSON.stringify(payload ?? null));
+
+export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Promise<DrainSummary> {
+  const configDir = configDirOf(opts);
+  const tally = new Tally(opts.keepJobs ?? true, opts.onJob, opts.onWarning);
+  const settings = await drainSettingsOf(opts);
+  const policy = retryPolicy(settings);
+  const db: Pool = await pool(choice.url, clampParallel(settings.max_parallel_hooks) + 4);
+  const temp = new TempFiles(configDir);
+  const history = new HistoryBatch(configDir);
+  const memo: LoadMemo = new Map();
+  const pids = new Map<string, number>();
+  const workers = new Set<string>();
+  let stopping = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const guard = async <T>(fn: (c: PoolClient) => Promise<T>): Promise<T> => {
+    let c: PoolClient;
+    try {
+      c = await db.connect();
+    } catch (e) {
+      throw unreachable(choice.url, e);
+    }
+    try {
+      return await fn(c);
+    } catch (e) {
+      if (isUnreachable(e)) throw unreachable(choice.url, e);
+      throw e;
+    } finally {
+      c.release();
+    }
+  };
+  try {
+    await guard((c) => ensureSchema(c, choice.url));
+    if (!opts.dryRun) pruneLogs(configDir);
+    const absorbed = opts.dryRun ? 0 : await guard((c) => absorbFileJobs(configDir, c, choice.hostId));
+    if (absorbed > 0) tally.warn({ code: 'outbox_fallback', message: `moved ${absorbed} job${absorbed === 1 ? '' : 's'} that fire wrote to the file outbox while PostgreSQL was unreachable into the database` });
+    if (opts.dryRun) return await dryRun(guard, tally, choice);
+
+    const beat = async (): Promise<void> => {
+      await guard(async (c) => {
+        if (workers.size) await c.query(`INSERT INTO chrys_outbox.drainers (worker_id, host_id) SELECT unnest($1::text[]), $2 ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`, [[...workers], choice.hostId]);
+        await unlockStale(c);
+      });
+    };
+    await beat();
+    heartbeat = setInterval(() => void beat().catch((e: Error) => tally.warn({ code: 'outbox_unavailable', message: redact(e.message, choice.url) })), HEARTBEAT_MS);
+    heartbeat.unref();
+
+    const handler = async (payload: unknown, helpers: { job: { id: string; attempts: number; key: string | null } }): Promise<void> => {
+      let job: Job;
+      try {
+        job = asJob(payload);
+      } catch (e) {
+        if (!(e instanceof InvalidJob)) throw e;
+        // Not ours to run: kept as failed with why, its payload as it was.
+        const bad = { job_id: `pg-${helpers.job.id}`, hook_id: '', event: '', payload: { row_payload: (payload ?? null) as Json } as JsonObject, created_at: new Date().toISOString(), state: 'failed', retries: helpers.job.attempts, last_started_at: null, last_finished_at: null, exit_code: null, error: 'outbox_invalid_job', stderr_tail: null, invalid_reason: e.message } as Job;
+        await guard((c) => fileFinished(c, bad, 'failed'));
+        tally.report({ job_id: bad.job_id, hook_id: '', outcome: 'invalid_job', error: `outbox_invalid_job: ${e.message}` });
+        return;
+      }
+      await runOne(job, helpers.job);
+    };
+
+    const runOne = async (job: Job, row: { id: string; attempts: number; key: string | null }): Promise<void> => {
+      const ids = { job_id: job.job_id, hook_id: job.hook_id };
+      const startsBefore = job.retries + row.attempts - 1;
+      const key = row.key ?? job.job_id;
+      const requeue = async (next: Job, runAt: Date): Promise<void> => guard((c) => addJob(c, { job: next, key, runAt: runAt.toISOString(), mode: 'replace' }, choice.hostId));
+      const warnings: Warning[] = [];
+      const finder = new HookFinder(opts, warnings, memo);
+      await finder.global();
+      await finder.preload([job]);
+      const found = finder.find(job);
+      tally.warn(...warnings);
+      if ('error' in found) {
+        if (found.error === 'untrusted') {
+          await requeue({ ...job, retries: startsBefore }, new Date(Date.now() + RECHECK_SECONDS * 1000));
+          return tally.report({ ...ids, outcome: 'untrusted' });
+        }
+        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: found.error }, 'failed'));
+        return tally.report({ ...ids, outcome: found.error, error: found.message });
+      }
+      if (startsBefore >= policy.maxRetries) {
+        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed'));
+        return tally.report({ ...ids, outcome: 'max_retries', error: `started ${startsBefore} times (outbox_max_retries ${policy.maxRetries})` });
+      }
+      const hook = found.hook;
+      const sessionId = stringField(job.payload, 'session_id');
+      const ctx: HookContext = {
+        configDir,
+        workspace: typeof job.payload.cwd === 'string' && existsSync(job.payload.cwd) ? job.payload.cwd : workspaceOf(opts),
+        sessionId,
+        profile: stringField(job.payload, 'profile'),
+      };
+      const once = new OnceGuard(configDir, sessionId);
+      const ask = (stamped: boolean): string | undefined => {
+        const g = gate({ hook, envelope: job.payload, switches: NO_SWITCHES, once: { sessionId, stamped }, queued: true });
+        return g.run ? undefined : g.reason;
+      };
+      const refusal = ask(false) ?? (once.claim(hook, job.job_id) ? ask(true) : undefined);
+      if (refusal) {
+        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed'));
+        return tally.report({ ...ids, outcome: 'failed', error: refusal });
+      }
+      const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
+      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), JSON.stringify(job.payload), temp, {
+        ...(hook.execution.detach ? {} : { timeoutMs: hook.execution.timeout_seconds * 1000 }),
+        onSpawn: (pid) => pids.set(job.job_id, pid),
+        cancelled: () => stopping,
+      });
+      pids.delete(job.job_id);
+      const filed = await settle(started, hook, record, requeue);
+      tally.warn(...filed.warnings);
+      tally.report({ ...ids, outcome: filed.outcome, ...(filed.error ? { error: filed.error } : {}), ...(filed.dueAt ? { due_at: filed.dueAt } : {}), ...(filed.logPath ? { log_path: filed.logPath } : {}), ...(filed.outcome === 'failed' && record.stderrTail ? { stderr_tail: record.stderrTail } : {}) }, false, true);
+      const status = jobHistoryStatus(filed.outcome, record);
+      if (status !== undefined) history.add(hook, { status, session_id: sessionId, exit_code: record.exitCode, duration_ms: record.durationMs });
+    };
+
+    const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
+      const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
+      const warnings = retry?.warning ? [retry.warning] : [];
+      const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
+      const ran: Job = { ...job, last_finished_at: new Date().toISOString(), exit_code: record.exitCode, stderr_tail: record.stderrTail || null, ...(logPath ? { log_path: logPath } : {}) };
+      const base = { warnings, ...(logPath ? { logPath } : {}) };
+      if (record.disposition === 'pending') {
+        // Stopped on purpose (the watcher shuts down): due again at once, this start counted.
+        await requeue({ ...ran, state: 'pending' }, new Date());
+        return { ...base, outcome: 'pending' };
+      }
+      if (retry && job.retries < policy.maxRetries) {
+        const dueAt = new Date(Date.now() + retry.delaySeconds * 1000);
+        await requeue({ ...ran, state: 'pending', error: 'deferred', deferred_reason: retry.reason, due_at: dueAt.toISOString() }, dueAt);
+        return { ...base, outcome: 'deferred', dueAt: dueAt.toISOString() };
+      }
+      if (retry) {
+        await guard((c) => fileFinished(c, { ...ran, state: 'failed', error: 'max_retries', deferred_reason: retry.reason }, 'failed'));
+        return { ...base, outcome: 'failed', error: 'max_retries' };
+      }
+      const error = record.disposition === 'done' ? null : (record.error ?? record.status);
+      await guard((c) => fileFinished(c, { ...ran, state: record.disposition as 'done' | 'failed', error }, record.disposition as 'done' | 'failed'));
+      return { ...base, outcome: record.disposition as 'done' | 'failed', ...(error ? { error } : {}) };
+    };
+
+    const { run, runOnce } = await loadGraphile();
+    const events = new EventEmitter();
+    events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => {
+      workers.add(worker.workerId);
+      void beat().catch(() => {});
+    });
+    const taskList = { [hostTask(choice.hostId)]: handler as never, [PORTABLE_TASK]: handler as never };
+    const common = { pgPool: db, taskList, concurrency: clampParallel(settings.max_parallel_hooks), noHandleSignals: true, logger: await quietLogger(), events: events as never, useNodeTime: false };
+    if (opts.watch) {
+      const runner = await run({ ...common, pollInterval: 10_000 });
+      opts.stopper && (opts.stopper.stop = () => {
+        stopping = true;
+        for (const pid of pids.values()) killGroup(pid, 'SIGTERM');
+        void runner.stop();
+      });
+      opts.onReady?.({ hostId: choice.hostId, workers: common.concurrency, absorbed });
+      await runner.promise;
+    } else {
+      await runOnce(common);
+    }
+    return tally.summary;
+  } catch (e) {
+    if (e instanceof ChrysError) throw e;
+    if (isUnreachable(e)) throw unreachable(choice.url, e);
+    throw new ChrysError('internal', `PostgreSQL outbox: ${redact((e as Error).message, choice.url)}`, 'please report this with the command you ran');
+  } finally {
+    if (heartbeat) clearInterval(heartbeat);
+    if (workers.size) await db.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [[...workers]]).catch(() => {});
+    history.flush();
+    temp.cleanup();
+    await db.end().catch(() => {});
+    try {
+      tally.summary.failed_jobs = (await listFailedQuick(choice.url)).map((e) => ({ job_id: e.id, hook_id: e.job.hook_id, error: typeof e.job.error === 'string' ? e.job.error : null, failed_at: e.job.last_finished_at }));
+    } catch {
+      // the database went away: each job this drain filed already says so
+    }
+  }
+}
+
+async function listFailedQuick(url: string): Promise<Awaited<ReturnType<typeof listFinished>>> {
+  const { withClient } = await import('./connect.js');
+  return withClient(url, (c) => listFinished(c, 'failed'));
+}
+
+/**
+ * Unlocks the jobs of drainers that stopped beating (killed, or their machine
+ * went down): graphile-worker's forceUnlockWorkers, for every locker not seen
+ * for LOCK_STALE_MS (a locker never seen at all counts from its lock time).
+ */
+async function unlockStale(c: PoolClient): Promise<void> {
+  const stale = (await c.query<{ locked_by: string }>(
+    `SELECT DISTINCT j.locked_by FROM graphile_worker.jobs j
+       LEFT JOIN chrys_outbox.drainers d ON d.worker_id = j.locked_by
+      WHERE j.task_identifier LIKE 'chrys:%' AND j.locked_by IS NOT NULL
+        AND COALESCE(d.seen_at, j.locked_at) < now() - make_interval(secs => $1)`,
+    [LOCK_STALE_MS / 1000],
+  )).rows.map((r) => r.locked_by);
+  if (stale.length === 0) return;
+  await c.query('SELECT graphile_worker.force_unlock_workers($1::text[])', [stale]);
+  await c.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [stale]);
+}
+
+async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, choice: Postgres): Promise<DrainSummary> {
+  const { listPending, tryPendingEntry } = await import('./queue.js');
+  const rows = await guard((c) => listPending(c));
+  const now = Date.now();
+  for (const row of rows) {
+    const e = tryPendingEntry(row);
+    const report: JobReport = e
+      ? { job_id: e.id, hook_id: e.job.hook_id, outcome: row.locked_at ? 'claimed' : row.run_at.getTime() > now ? 'not_due' : 'would_run', ...(row.run_at.getTime() > now ? { due_at: row.run_at.toISOString() } : {}) }
+      : { job_id: `pg-${row.id}`, hook_id: '', outcome: 'invalid_job', error: 'outbox_invalid_job: the payload is not a Chrys job' };
+    tally.report(report, !e);
+  }
+  void choice;
+  return tally.summary;
+}

@@ -1,0 +1,178 @@
+// The PostgreSQL outbox's tables: pending jobs are graphile-worker jobs (its
+// SKIP LOCKED claims, run_at, job keys, LISTEN/NOTIFY), one task identifier
+// per machine plus one for portable jobs; the payload is the Chrys job itself,
+// field names and unknown fields kept. graphile-worker deletes a job once it
+// completes, so what a run ended in (done, failed) is kept in
+// chrys_outbox.finished, as the file outbox keeps done/ and failed/.
+
+import type { Client, PoolClient } from 'pg';
+import type { Hook } from '../../core/config.js';
+import { stringField } from '../../core/envelope.js';
+import { type Json, stringifyJson } from '../../core/json.js';
+import { type Job, InvalidJob, parseJob } from '../job.js';
+import type { OutboxEntry } from '../view.js';
+import { loadGraphile } from './connect.js';
+
+type Sql = Client | PoolClient;
+
+export const PORTABLE_TASK = 'chrys:portable';
+export const hostTask = (hostId: string): string => `chrys:host:${hostId}`;
+export const taskOf = (job: Job, hostId: string): string => (job.portable === true ? PORTABLE_TASK : hostTask(typeof job.origin_host === 'string' ? job.origin_host : hostId));
+
+/** A backstop only: the drain files a job as max_retries itself (outbox_max_retries); this stops a job whose filing keeps failing. */
+export const MAX_ATTEMPTS = 100;
+
+const CHRYS_DDL = `
+CREATE SCHEMA IF NOT EXISTS chrys_outbox;
+CREATE TABLE IF NOT EXISTS chrys_outbox.finished (
+  job_id text PRIMARY KEY,
+  state text NOT NULL CHECK (state IN ('done', 'failed')),
+  job json NOT NULL,
+  finished_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS chrys_outbox.drainers (
+  worker_id text PRIMARY KEY,
+  host_id text NOT NULL,
+  seen_at timestamptz NOT NULL DEFAULT now()
+);`;
+
+/** graphile-worker's schema (its own migrations) and ours; safe to run from many processes at once. */
+export async function ensureSchema(client: Sql, url: string): Promise<void> {
+  const { runMigrations } = await loadGraphile();
+  await runMigrations({ connectionString: url, logger: await quietLogger() });
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('chrys_outbox.schema'))");
+    await client.query(CHRYS_DDL);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}
+
+/** graphile-worker logs to the console by default; the drain reports on its own. */
+export async function quietLogger(): Promise<import('graphile-worker').Logger> {
+  const { Logger } = await loadGraphile();
+  return new Logger(() => () => {});
+}
+
+/** Whether an error is "the schema is not there yet" (a database no drain has migrated). */
+export const isMissingSchema = (e: unknown): boolean => ['3F000', '42883', '42P01'].includes((e as { code?: string }).code ?? '');
+
+/** The key that keeps a job unique: a once-per-session hook's one job per session, else the job id. */
+export function jobKey(job: Job, hook?: Hook): string {
+  const session = stringField(job.payload, 'session_id');
+  if (hook?.execution.once_per_session && session) return `once:${hook.source}:${hook.id}:${session}`;
+  return typeof job.job_key === 'string' ? job.job_key : job.job_id;
+}
+
+export interface Queued {
+  job: Job;
+  key: string;
+  /** When it may start; now when unset. */
+  runAt?: string;
+  /** `unsafe_dedupe` leaves an existing job with the key as it is (once per session, a migration); `replace` makes a new one when it runs. */
+  mode: 'replace' | 'unsafe_dedupe';
+}
+
+/** Adds jobs in one transaction: all are in the database when it returns, or none. */
+export async function addJobs(client: Sql, jobs: readonly Queued[], hostId: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    for (const q of jobs) await addJob(client, q, hostId);
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}
+
+export async function addJob(client: Sql, q: Queued, hostId: string): Promise<void> {
+  const job: Job = { ...q.job, job_key: q.key };
+  await client.query('SELECT graphile_worker.add_job($1::text, $2::json, run_at => $3::timestamptz, max_attempts => $4::int, job_key => $5::text, job_key_mode => $6::text)', [
+    taskOf(job, hostId),
+    stringifyJson(job as unknown as Json),
+    q.runAt ?? job.due_at ?? null,
+    MAX_ATTEMPTS,
+    q.key,
+    q.mode,
+  ]);
+}
+
+/** A pending row as the outbox commands see it. */
+export interface PendingRow {
+  id: string;
+  payload_text: string;
+  run_at: Date;
+  attempts: number;
+  locked_at: Date | null;
+  locked_by: string | null;
+  last_error: string | null;
+  key: string | null;
+}
+
+// The payload as text: json keeps a number's spelling, and a row that is not a Chrys job is reported, not dropped.
+export const PENDING_SELECT = `SELECT j.id::text AS id, p.payload::text AS payload_text, j.run_at, j.attempts, j.locked_at, j.locked_by, j.last_error, j.key
+  FROM graphile_worker.jobs j JOIN graphile_worker._private_jobs p ON p.id = j.id
+  WHERE j.task_identifier LIKE 'chrys:%'`;
+
+/**
+ * The Chrys job of a pending row: its starts are those recorded in the payload
+ * (by earlier rows of the job: a deferral adds a new row) plus the claims of
+ * this row; its due time is the row's run_at.
+ */
+export function pendingEntry(row: PendingRow): OutboxEntry {
+  const job = parseJob(row.payload_text);
+  const starts = job.retries + row.attempts;
+  const due = row.run_at.toISOString();
+  return {
+    id: job.job_id,
+    folder: 'pending',
+    job: { ...job, retries: starts, state: row.locked_at ? 'running' : 'pending', ...(row.run_at.getTime() > Date.now() || job.due_at ? { due_at: due } : {}), pg_job_id: row.id },
+  };
+}
+
+/** pendingEntry, or undefined for a row whose payload is not a Chrys job. */
+export function tryPendingEntry(row: PendingRow): OutboxEntry | undefined {
+  try {
+    return pendingEntry(row);
+  } catch (e) {
+    if (e instanceof InvalidJob) return undefined;
+    throw e;
+  }
+}
+
+export async function listPending(client: Sql): Promise<PendingRow[]> {
+  return (await client.query<PendingRow>(`${PENDING_SELECT} ORDER BY j.id`)).rows;
+}
+
+/** Files a finished run; a second filing of the same job (a run again after a lost completion) replaces the first. */
+export async function fileFinished(client: Sql, job: Job, state: 'done' | 'failed'): Promise<void> {
+  await client.query(
+    `INSERT INTO chrys_outbox.finished (job_id, state, job) VALUES ($1, $2, $3::json)
+     ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, job = EXCLUDED.job, finished_at = now()`,
+    [job.job_id, state, stringifyJson({ ...job, state } as unknown as Json)],
+  );
+}
+
+export async function listFinished(client: Sql, state?: 'done' | 'failed'): Promise<OutboxEntry[]> {
+  const rows = (await client.query<{ job_id: string; state: 'done' | 'failed'; job: string }>(`SELECT job_id, state, job::text AS job FROM chrys_outbox.finished ${state ? 'WHERE state = $1' : ''} ORDER BY job_id`, state ? [state] : [])).rows;
+  return rows.flatMap((r) => {
+    try {
+      return [{ id: r.job_id, folder: r.state, job: parseJob(r.job) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/**
+ * Deletes the pending job with this key unless a drainer holds it; whether it
+ * did. Not graphile-worker's remove_job: that one marks a locked job as spent,
+ * which a run that then dies would never get back.
+ */
+export async function removeUnlocked(client: Sql, key: string): Promise<boolean> {
+  const r = await client.query('DELETE FROM graphile_worker._private_jobs WHERE key = $1 AND locked_at IS NULL', [key]);
+  return (r.rowCount ?? 0) > 0;
+}
