@@ -5,6 +5,8 @@
 
 import type { JsonObject } from './json.js';
 import type { Outcome } from './decide.js';
+import { type AgentRun, readAgentOutcome } from './protocols/foreign-output.js';
+import type { AgentProtocol } from './protocols/names.js';
 
 /** The result file after the hook exited, as the runner found it. */
 export type ResultFile =
@@ -12,9 +14,23 @@ export type ResultFile =
   | { state: 'empty' }
   | { state: 'json'; value: JsonObject }
   | { state: 'invalid'; reason: string }
-  | { state: 'not_a_file' };
+  | { state: 'not_a_file' }
+  /** A regular file the runner could not read (an I/O error, a lease): why, with the system's code. */
+  | { state: 'unreadable'; reason: string };
+
+/** A foreign (`run.protocol`) hook's reading: its agent's rules read the exit code and output; it has no result file. */
+export interface AgentReading {
+  protocol: AgentProtocol;
+  /** The agent's name of the event, as the hook's input named it. */
+  agentEvent: string;
+  /** on_error: block — an exit other than 0 and 2 stays a failure whatever stdout says. */
+  failureBlocks: boolean;
+}
 
 export interface ProcessOutcome {
+  /** What was started (after a verified copy of a script was swapped in), or would have been. */
+  argv: readonly string[];
+  cwd: string;
   exitCode: number | null;
   signal: string | null;
   /** The runner killed the group because the timeout passed. */
@@ -23,13 +39,28 @@ export interface ProcessOutcome {
   cancelled: boolean;
   /** Died of a signal that chrys-hooks did not send (OOM killer, a user's kill). */
   killedFromOutside: boolean;
-  /** The process never ran (or its files could not be prepared). */
+  /** The process never started: its files could not be prepared, or spawning failed before `'spawn'`. */
   launchError?: string;
+  /** The system's code of the launch error (ENOENT, EACCES), when it had one. */
+  errorCode?: string;
+  /**
+   * An error once the process was running (a failed kill, the caller's onSpawn
+   * throwing). Kept for the record, never classified: the process still ran
+   * and ended by itself, and how it ended is the verdict.
+   */
+  errorAfterSpawn?: string;
   timeoutMs?: number;
+  /** The captured output (head and tail kept past the limit), and whether its middle was dropped. */
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
   stdoutTail: string;
   stderrTail: string;
   durationMs: number;
   resultFile: ResultFile;
+  /** Set for a foreign hook, whose agent's rules replace the exit-code and result-file rules. */
+  agentReading?: AgentReading;
 }
 
 /** Where a durable job goes after this run. */
@@ -40,14 +71,17 @@ export interface Classified {
   disposition: Disposition;
   error?: string;
   result: Outcome['result'];
+  failure?: Outcome['failure'];
+  ask?: Outcome['ask'];
 }
 
 const NONE: Outcome['result'] = { kind: 'none' };
 
 /**
  * The first rule that applies wins: a launch error, a cancellation, a
- * timeout, a kill from outside, any other signal, a non-zero exit; only a
- * clean exit 0 reads the result file.
+ * timeout, a signal (from outside or not), the agent's rules for a foreign
+ * hook, a non-zero exit; only a clean exit 0 of a Chrys hook reads the
+ * result file, whose problems make an invalid result, never a failure.
  */
 export function classifyOutcome(o: ProcessOutcome): Classified {
   if (o.launchError !== undefined) return { status: 'launch_error', disposition: 'failed', error: o.launchError, result: NONE };
@@ -60,8 +94,41 @@ export function classifyOutcome(o: ProcessOutcome): Classified {
     // Killed from outside: not the hook's verdict, so a durable job is delivered again later.
     return { status: 'failed', disposition: o.killedFromOutside ? 'pending' : 'failed', error: `was killed by ${o.signal}`, result: NONE };
   }
+  if (o.agentReading) return readByAgent(o, o.agentReading);
   if (o.exitCode !== 0) return { status: 'failed', disposition: 'failed', error: `exited with status ${o.exitCode}`, result: NONE };
   return { status: 'ok', disposition: 'done', result: resultOf(o.resultFile) };
+}
+
+/**
+ * A foreign hook that exited, read by its agent's rules (exit 2 may block,
+ * stdout JSON may decide). Under on_error: block a failed exit stays one;
+ * otherwise a failed exit whose stdout decides is ok, the failure kept for a
+ * hook_failed warning, and its job done.
+ */
+function readByAgent(o: ProcessOutcome, reading: AgentReading): Classified {
+  const exitFailure = o.exitCode === 0 ? undefined : `exited with status ${o.exitCode}`;
+  const failedExit = exitFailure !== undefined && o.exitCode !== 2;
+  if (failedExit && reading.failureBlocks) return { status: 'failed', disposition: 'failed', error: exitFailure, result: NONE };
+  const exited: AgentRun = {
+    status: exitFailure === undefined ? 'ok' : 'failed',
+    exitCode: o.exitCode,
+    signal: null,
+    durationMs: o.durationMs,
+    ...(exitFailure !== undefined ? { error: exitFailure } : {}),
+    stderrTail: o.stderrTail,
+    result: NONE,
+    stdout: o.stdout,
+    stderr: o.stderr,
+  };
+  const read = readAgentOutcome(reading.protocol, reading.agentEvent, exited);
+  return {
+    status: read.status,
+    disposition: read.status === 'ok' ? 'done' : 'failed',
+    ...(read.error !== undefined ? { error: read.error } : {}),
+    result: read.result,
+    ...(failedExit && read.status === 'ok' ? { failure: exitFailure } : {}),
+    ...(read.ask ? { ask: read.ask } : {}),
+  };
 }
 
 function resultOf(file: ResultFile): Outcome['result'] {
@@ -71,6 +138,7 @@ function resultOf(file: ResultFile): Outcome['result'] {
     case 'json':
       return { kind: 'json', value: file.value };
     case 'invalid':
+    case 'unreadable':
       return { kind: 'invalid', reason: file.reason };
     case 'absent':
       return { kind: 'invalid', reason: 'the result file was deleted' };
@@ -81,8 +149,7 @@ function resultOf(file: ResultFile): Outcome['result'] {
 
 /**
  * The one mapping from a run to the status its history entry and log show:
- * a cancelled run is `cancelled`, else its hooks[] status (as classified, or
- * as its agent's rules re-read it).
+ * a cancelled run is `cancelled`, else its hooks[] status as classified.
  */
 export const historyStatus = (o: Pick<ProcessOutcome, 'cancelled'>, status: string): string => (o.cancelled ? 'cancelled' : status);
 

@@ -189,7 +189,7 @@ function dropShared(shared: SharedPayload): void {
 /** Runs one blocking hook and applies its outcome to the chain, the trace and the run history. */
 async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: string | undefined, sharedPayloadFile: string | undefined): Promise<void> {
   const ran = guarded(f, hook);
-  const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, { timeoutMs: hook.execution.timeout_seconds * 1000, ...(sharedPayloadFile !== undefined ? { sharedPayloadFile } : {}) });
+  const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, sharedPayloadFile !== undefined ? { sharedPayloadFile } : {});
   if (f.chain.applied) f.chain.applied = [];
   const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);

@@ -75,7 +75,7 @@ export async function testHook(hookId: string, opts: TestOptions): Promise<TestR
 
   const invocation = resolveInvocation(hook, ctx);
   const temp = new TempFiles(config.configDir);
-  const record = await runHook(hook, ctx, invocation, stringifyJson(envelope), temp, { timeoutMs: hook.execution.timeout_seconds * 1000, keepResultText: true });
+  const record = await runHook(hook, ctx, invocation, stringifyJson(envelope), temp, { keepResultText: true });
   temp.cleanup();
   const decision = emptyDecision(parsed.event);
   const tool = isJsonObject(envelope.tool) ? envelope.tool : undefined;

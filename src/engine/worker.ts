@@ -7,18 +7,15 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, clampParallel } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
-import { jobHistoryStatus } from '../core/outcome.js';
-import { type DetachedFiles, launchDetached } from '../run/detached.js';
+import { startDetached } from '../run/detached.js';
 import { type HookContext, resolveInvocation } from '../run/invocation.js';
 import { runBounded } from '../run/pool.js';
 import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import { sweepStaleTemp, TempFiles } from '../run/runtime.js';
-import { type RunRecord, launchFailure, runHook } from '../run/spawn.js';
-import { logName as runLogName, pruneLogs } from '../run/logs.js';
-import { fileJob, runDurableJob } from '../outbox/run-job.js';
+import { type RunRecord, runHook } from '../run/spawn.js';
+import { formatLog, logName as runLogName, pruneLogs } from '../run/logs.js';
+import { jobRunHistoryStatus, runDurableJob } from '../outbox/run-job.js';
 import type { RetryPolicy } from '../outbox/retry.js';
-import { parseJob } from '../outbox/job.js';
-import { readJobText } from '../outbox/store.js';
 import { recordRun } from '../state/history.js';
 import { type AsyncRun, finishRun, isCancelled, noteIgnored, sessionDir as sessionDirOf, updateRun } from '../state/sessions.js';
 
@@ -52,7 +49,7 @@ export async function runWorker(specPath: string): Promise<void> {
     if (run.sessionDir) updateRun(run.sessionDir, sessionRecord(run, null));
   }
   // Detached hooks are exempt from max_parallel_hooks: each is started at once, and not waited for.
-  const detached = Promise.all(spec.runs.filter((r) => r.hook.execution.detach).map((run) => startDetached(spec.ctx, run)));
+  const detached = Promise.all(spec.runs.filter((r) => r.hook.execution.detach).map((run) => startDetachedRun(spec, run, temp)));
   await runBounded(spec.runs.filter((r) => !r.hook.execution.detach), clampParallel(spec.maxParallel), (run) => runOne(spec, run, temp));
   await detached;
   temp.cleanup();
@@ -75,9 +72,9 @@ async function runOne(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promis
     if (run.jobId) {
       const result = await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { cancelled, onSpawn, seen: FRESH, ...(spec.retry ? { retry: spec.retry } : {}) });
       record = result.record;
-      status = jobHistoryStatus(result.outcome, record);
+      status = jobRunHistoryStatus(result);
     } else {
-      record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { timeoutMs: hook.execution.timeout_seconds * 1000, onSpawn, cancelled });
+      record = await runHook(hook, ctx, resolveInvocation(hook, ctx), run.payload, temp, { onSpawn, cancelled });
       status = record.historyStatus;
     }
     if (record && !run.jobId) writeLog(ctx.configDir, run, record); // a durable job writes its own log
@@ -114,14 +111,10 @@ function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
   try {
     const dir = runtimeDir(configDir, 'logs');
     ensureDir(dir);
-    const ignored = record.result.kind === 'json' ? ignoredResult(run.hook, record.result.value) : [];
-    const head = `# hook ${run.hook.id} (${run.hook.source}, ${run.hook.event}) ${record.status}` +
-      ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n` +
-      ignored.map((w) => `# ${w.code}: ${w.message}\n`).join('');
     // Temp file and rename: a reader (or `tail`) never sees a half-written log.
     const tmp = join(dir, `.${logName(run)}.${process.pid}.tmp`);
     try {
-      writeFileSync(tmp, `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`, { mode: 0o600, flag: 'wx' });
+      writeFileSync(tmp, formatLog(run.hook, record), { mode: 0o600, flag: 'wx' });
       renameSync(tmp, join(dir, logName(run)));
     } finally {
       rmSync(tmp, { force: true });
@@ -131,39 +124,25 @@ function writeLog(configDir: string, run: WorkerRun, record: RunRecord): void {
   }
 }
 
-/** detach: true: started through the runner and not waited for; a start that fails is a launch error in history, the log and the job. */
-async function startDetached(ctx: HookContext, run: WorkerRun): Promise<void> {
+/**
+ * detach: true: started and not waited for; a start that fails is a launch
+ * error in history, the log and the job. A durable one is launched under its
+ * job's claim, as the drain launches it (run-job.ts).
+ */
+async function startDetachedRun(spec: WorkerSpec, run: WorkerRun, temp: TempFiles): Promise<void> {
+  const { ctx } = spec;
   const { hook } = run;
-  let failure: RunRecord | undefined;
-  try {
-    const launch = await launchDetached(hook, ctx, run.payload, detachedFiles(ctx.configDir, run));
-    if ('launchError' in launch) failure = launchFailure(launch.launchError);
-  } catch (e) {
-    failure = launchFailure(`cannot prepare the hook's files: ${(e as Error).message}`);
-  }
-  if (failure) writeLog(ctx.configDir, run, failure);
-  // Durable + detached: delivery is the launch; the job is done once the process started.
-  try {
-    if (run.jobId) fileLaunched(ctx.configDir, run.jobId, failure);
-  } catch {
-    // the job stays pending; drain-outbox delivers it later
+  let status: string | undefined;
+  if (run.jobId) {
+    try {
+      status = jobRunHistoryStatus(await runDurableJob(ctx.configDir, run.jobId, hook, ctx, temp, { seen: FRESH }));
+    } catch {
+      return; // the job stays pending; drain-outbox delivers it later
+    }
+  } else {
+    const start = await startDetached(hook, ctx, run.payload, run.runId);
+    status = 'failure' in start ? start.failure.historyStatus : 'started';
   }
   // No session record to update: detach is fire_and_forget only, and only async runs have one.
-  recordRun(ctx.configDir, hook, { status: failure ? failure.historyStatus : 'started', session_id: ctx.sessionId });
-}
-
-function detachedFiles(configDir: string, run: WorkerRun): DetachedFiles {
-  const dir = runtimeDir(configDir, 'logs');
-  ensureDir(dir);
-  return { log: join(dir, logName(run)), payload: join(dir, `${run.runId}.payload.json`), prompt: join(dir, `${run.runId}.prompt.md`), script: join(dir, `${run.runId}.script`) };
-}
-
-function fileLaunched(configDir: string, jobId: string, failure: RunRecord | undefined): void {
-  const text = readJobText(configDir, 'pending', jobId);
-  if (!text) return;
-  const job = parseJob(text);
-  const now = new Date().toISOString();
-  const started = { ...job, retries: job.retries + 1, last_started_at: now };
-  if (failure) fileJob(configDir, jobId, { ...started, last_finished_at: now, state: 'failed', error: failure.error ?? 'launch_error' }, 'failed');
-  else fileJob(configDir, jobId, { ...started, state: 'done' }, 'done');
+  if (status !== undefined) recordRun(ctx.configDir, hook, { status, session_id: ctx.sessionId });
 }

@@ -10,7 +10,6 @@ import { existsSync } from 'node:fs';
 import { type Hook, type Settings, DEFAULT_SETTINGS, clampParallel, mergeSettings, settingValues } from '../core/config.js';
 import { stringField } from '../core/envelope.js';
 import type { Warning } from '../core/diagnostics.js';
-import { jobHistoryStatus } from '../core/outcome.js';
 import type { FileLoad } from '../config/load.js';
 import { switchTrust } from '../config/project-trust.js';
 import { type GlobalOptions, configDirOf, workspaceOf } from '../config/locations.js';
@@ -29,7 +28,7 @@ import { HistoryBatch } from './history-batch.js';
 import { readCandidates } from './candidates.js';
 import { type Job, parseJob } from './job.js';
 import { retryPolicy } from './retry.js';
-import { type JobRun, fileJobAsync, runDurableJob } from './run-job.js';
+import { type JobRun, fileJobAsync, jobRunHistoryStatus, runDurableJob } from './run-job.js';
 import { type FailOutcome, type Verdict, selectJobs } from './select.js';
 import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync, tightenOutbox } from './store.js';
 import { type DrainOutcome, type DrainSummary, type JobReport, Tally } from './summary.js';
@@ -225,11 +224,12 @@ export class Drainer {
       ...(outcome === 'deferred' && typeof filed?.due_at === 'string' ? { due_at: filed.due_at } : {}),
       ...(result.logPath ? { log_path: result.logPath } : {}),
       ...(outcome === 'failed' && result.record?.stderrTail ? { stderr_tail: result.record.stderrTail } : {}),
-    }, false, result.record !== undefined);
+    }, false, result.record !== undefined || result.launched !== undefined);
     if (outcome === 'deferred' && typeof filed?.due_at === 'string') this.onDeferred?.(Date.parse(filed.due_at));
-    const status = jobHistoryStatus(outcome, result.record);
-    if (status !== undefined && result.record) {
-      this.history.add(hook, { status, session_id: sessionId, exit_code: result.record.exitCode, duration_ms: result.record.durationMs });
+    const status = jobRunHistoryStatus(result);
+    if (status !== undefined) {
+      // A detached launch has no exit yet: its entry is `started`, as the worker records it.
+      this.history.add(hook, { status, session_id: sessionId, ...(result.record ? { exit_code: result.record.exitCode, duration_ms: result.record.durationMs } : {}) });
     }
   }
 

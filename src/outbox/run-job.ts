@@ -2,11 +2,15 @@
 // keep its output in a log, then file the job as done, failed, or deferred
 // ("not yet": back in pending/ with a later due_at). A run that was
 // cancelled or killed from outside stays pending, so drain-outbox delivers it later.
+// A `detach: true` hook is launched instead of run, by the worker and the
+// drain alike: its job is filed once the launch is known (launchJob).
 
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, DEFAULT_SETTINGS } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
+import { jobHistoryStatus } from '../core/outcome.js';
+import { type DetachedStart, startDetached } from '../run/detached.js';
 import type { HookContext } from '../run/invocation.js';
 import { resolveInvocation } from '../run/invocation.js';
 import { formatLog, logName, newRunId, writeLog } from '../run/logs.js';
@@ -25,7 +29,10 @@ export type JobOutcome = 'done' | 'failed' | 'pending' | 'deferred' | 'claimed' 
 export interface JobRun {
   outcome: JobOutcome;
   job?: Job;
+  /** The attached run's record, or a detached hook's launch failure. */
   record?: RunRecord;
+  /** A detached hook that was started and is not waited for. */
+  launched?: { pid: number };
   /** Where the run's stdout and stderr were kept, when the log could be written. */
   logPath?: string;
   /** Why a run that should have happened did not, or was not filed. */
@@ -81,8 +88,8 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
       return { outcome: 'pending', job, error: `cannot update the job file (${errorCode(e)}); not started`, warnings: [] };
     }
 
+    if (hook.execution.detach) return launchJob(configDir, jobId, job, await startDetached(hook, ctx, stringifyJson(job.payload), newRunId()));
     const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
-      ...(hook.execution.detach ? {} : { timeoutMs: hook.execution.timeout_seconds * 1000 }),
       onSpawn: (pid) => {
         noteGroup(configDir, jobId, pid);
         opts.onSpawn?.(pid);
@@ -93,6 +100,30 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     return settle(configDir, jobId, hook, job, record, opts);
   });
   return claim.claimed ? claim.value : { outcome: 'claimed', warnings: [] };
+}
+
+/** The history status of a job's delivery attempt, the same for the worker and the drain: `started` for a detached launch. */
+export const jobRunHistoryStatus = (run: JobRun): string | undefined => (run.launched ? 'started' : jobHistoryStatus(run.outcome, run.record));
+
+/**
+ * Durable and detached: delivery is the launch (README). The job is done once
+ * the process started, failed when it could not start, and nobody waits for
+ * it. The drain launches it as the worker does: a hook meant to outlive its
+ * starter (a watcher, a server) must not hold a drain open, and gets its own
+ * session, its log and no timeout whoever starts it.
+ */
+async function launchJob(configDir: string, jobId: string, job: Job, start: DetachedStart): Promise<JobRun> {
+  const logPath = start.logPath ? { logPath: start.logPath } : {};
+  const filed: Job = 'pid' in start
+    ? { ...job, state: 'done' }
+    : { ...job, state: 'failed', last_finished_at: new Date().toISOString(), error: start.failure.error ?? 'launch_error' };
+  const run = 'pid' in start ? { job: filed, launched: { pid: start.pid }, warnings: [], ...logPath } : { job: filed, record: start.failure, warnings: [], ...logPath };
+  try {
+    await fileJobAsync(configDir, jobId, filed, filed.state === 'done' ? 'done' : 'failed');
+  } catch (e) {
+    return { ...run, outcome: 'pending', error: `${'pid' in start ? 'started' : 'could not start'}, but cannot file the job (${errorCode(e)}); it stays pending` };
+  }
+  return { ...run, outcome: filed.state === 'done' ? 'done' : 'failed' };
 }
 
 /** Files a job after its run: pending (cancelled, killed), deferred, done, or failed. */

@@ -36,6 +36,11 @@ export class HeadTail {
     }
   }
 
+  /** Whether the middle of the stream was dropped. */
+  get truncated(): boolean {
+    return this.dropped > 0;
+  }
+
   text(): string {
     const head = Buffer.concat(this.head).toString('utf8');
     const tail = Buffer.concat(this.tail).toString('utf8');

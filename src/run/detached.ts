@@ -1,14 +1,17 @@
 // Starting a `detach: true` hook: a process group of its own, stdio to its
 // log, no timeout, not waited for. The invocation, the environment and the
 // spawn are the runner's own (invocation.ts, spawn.ts); only the files differ,
-// since they must outlive the worker that started it. We do wait for the
+// since they must outlive the worker or drain that started it. We do wait for the
 // spawn itself, so a hook that cannot start is a launch error, not `started`.
 
-import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
+import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
 import { foreignInput } from './foreign.js';
 import { type HookContext, hookProcessEnv, resolveFromHookFile, resolveInvocation } from './invocation.js';
-import { promptBody, spawnErrorText, spawnGroupLeader } from './spawn.js';
+import { formatLog, logName } from './logs.js';
+import { type RunRecord, launchErrorOf, launchFailure, promptBody, startGroupLeader } from './spawn.js';
 import { verifiedArgv } from './verified-script.js';
 
 export interface DetachedFiles {
@@ -42,10 +45,11 @@ export async function launchDetached(hook: Hook, ctx: HookContext, payload: stri
     if (typeof stdin === 'number') fds.push(stdin);
     const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => files.script);
     if (!Array.isArray(argv)) return { launchError: argv.error };
-    const child = spawnGroupLeader(argv, invocation.cwd, hookProcessEnv(contract, invocation.env), [stdin, log, log]);
+    const child = startGroupLeader(argv, invocation.cwd, hookProcessEnv(contract, invocation.env), [stdin, log, log]);
+    if ('launchError' in child) return { launchError: child.launchError };
     const started = await new Promise<Launch>((resolve) => {
       child.once('spawn', () => resolve({ pid: child.pid! }));
-      child.once('error', (err: NodeJS.ErrnoException) => resolve({ launchError: spawnErrorText(err, invocation.argv[0]!) }));
+      child.once('error', (err: NodeJS.ErrnoException) => resolve({ launchError: launchErrorOf(err, invocation.argv[0]!).launchError }));
     });
     child.unref();
     return started;
@@ -68,4 +72,45 @@ function writePrompt(hook: Hook, path: string): string | { launchError: string }
   }
   writeFileSync(path, body, { mode: 0o600, flag: 'wx' });
   return path;
+}
+
+/** A detached run's files, in logs/ beside its log: they must outlive the process that started it. */
+export function detachedFiles(configDir: string, runId: string, hookId: string): DetachedFiles {
+  const dir = runtimeDir(configDir, 'logs');
+  ensureDir(dir);
+  return { log: join(dir, logName(runId, hookId)), payload: join(dir, `${runId}.payload.json`), prompt: join(dir, `${runId}.prompt.md`), script: join(dir, `${runId}.script`) };
+}
+
+export type DetachedStart = { pid: number; logPath: string } | { failure: RunRecord; logPath?: string };
+
+/**
+ * Starts a `detach: true` hook as the worker and the drain both do: its files
+ * in logs/, not waited for. A start that fails is a launch-error record, which
+ * replaces the (empty) log so the log says why.
+ */
+export async function startDetached(hook: Hook, ctx: HookContext, payload: string, runId: string): Promise<DetachedStart> {
+  let files: DetachedFiles | undefined;
+  let failure: RunRecord;
+  try {
+    files = detachedFiles(ctx.configDir, runId, hook.id);
+    const launch = await launchDetached(hook, ctx, payload, files);
+    if ('pid' in launch) return { pid: launch.pid, logPath: files.log };
+    failure = launchFailure(launch.launchError);
+  } catch (e) {
+    failure = launchFailure(`cannot prepare the hook's files: ${(e as Error).message}`);
+  }
+  return files && writeFailureLog(files.log, formatLog(hook, failure)) ? { failure, logPath: files.log } : { failure };
+}
+
+/** Temp file and rename: a reader (or `tail`) never sees a half-written log. Best effort. */
+function writeFailureLog(path: string, text: string): boolean {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+    renameSync(tmp, path);
+    return true;
+  } catch {
+    rmSync(tmp, { force: true });
+    return false;
+  }
 }

@@ -43,12 +43,13 @@ export function pruneLogs(configDir: string, before = Date.now() - LOG_RETENTION
   }
 }
 
-/** The log text of one run: a header line, any ignored decision keys, stdout and stderr. */
+/** The log text of one run: a header line, any ignored decision keys and notes, an error after the start, stdout and stderr. */
 export function formatLog(hook: Hook, record: RunRecord, notes: readonly Warning[] = []): string {
   const ignored = record.result.kind === 'json' ? ignoredResult(hook, record.result.value) : [];
   const head = `# hook ${hook.id} (${hook.source}, ${hook.event}) ${record.status}` +
     ` exit=${record.exitCode ?? '-'} signal=${record.signal ?? '-'} ${record.durationMs} ms${record.error ? `: ${record.error}` : ''}\n` +
-    [...ignored, ...notes].map((w) => `# ${w.code}: ${w.message}\n`).join('');
+    [...ignored, ...notes].map((w) => `# ${w.code}: ${w.message}\n`).join('') +
+    (record.outcome.errorAfterSpawn !== undefined ? `# after it started: ${record.outcome.errorAfterSpawn}\n` : '');
   return `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`;
 }
 

@@ -9,9 +9,9 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSy
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
 import { JsonSyntaxError, isJsonObject, parseJson } from '../core/json.js';
-import { type Disposition, type ProcessOutcome, type ResultFile, classifyOutcome, historyStatus } from '../core/outcome.js';
+import { type AgentReading, type Disposition, type ProcessOutcome, type ResultFile, classifyOutcome, historyStatus } from '../core/outcome.js';
 import { HeadTail } from './capture.js';
-import { foreignInput, foreignOutcome } from './foreign.js';
+import { foreignInput } from './foreign.js';
 import { type HookContext, type Invocation, hookProcessEnv, resolveFromHookFile } from './invocation.js';
 import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
@@ -25,9 +25,7 @@ export const KILL_GRACE_MS = 2000;
 export const MAX_TIMEOUT_MS = 86_400_000;
 
 export interface RunOptions {
-  /** Milliseconds before the group is killed; undefined = no timeout. */
-  timeoutMs?: number;
-  /** Told the process-group leader's pid once it is spawned. */
+  /** Told the process-group leader's pid once it is spawned (after its timeout is armed: a throw here cannot leave it unbounded). */
   onSpawn?: (pid: number) => void;
   /** Keep the result file's text (up to 64 KiB), whatever the exit status (for `test`). */
   keepResultText?: boolean;
@@ -52,70 +50,115 @@ export interface RunRecord extends Outcome {
   historyStatus: string;
 }
 
+/**
+ * The timeout of an attached run, from the hook alone. A `detach: true` hook
+ * has none, and is never run here: the worker and the drain launch it
+ * (detached.ts); only `test` runs one attached, and so bounded like any other.
+ */
+export const timeoutOf = (hook: Hook): number => Math.min(hook.execution.timeout_seconds * 1000, MAX_TIMEOUT_MS);
+
 /** Strips a leading `---` front-matter block from a prompt file. */
 export function promptBody(text: string): string {
   const m = /^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
   return m ? text.slice(m[0].length) : text;
 }
 
+interface Prepared {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  stdin: string;
+  resultFile?: string;
+  agentReading?: AgentReading;
+}
+
+/**
+ * Runs one hook attached: prepares its files, spawns it, waits, and returns
+ * the one record of how it ended, classified once (core/outcome.ts). Only
+ * preparing can throw into a launch error; what happens once the process
+ * started is a fact of the record, never a reason to call it unstarted.
+ */
 export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocation, payload: string, temp: TempFiles, opts: RunOptions): Promise<RunRecord> {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
-  const launchError = (error: string): RunRecord => toRecord(notRun(error, elapsed()), '', '');
-  if (!invocation.ok) return launchError(invocation.error);
+  const notStarted = (error: string, errorCode?: string): RunRecord => toRecord(notRun(error, elapsed(), invocation.argv, invocation.cwd, errorCode));
+  if (!invocation.ok) return notStarted(invocation.error);
 
   const tempPaths: string[] = [];
-  const shared = opts.sharedPayloadFile;
   const tempFile = (prefix: string, content: string): string => {
-    const path = shared !== undefined ? temp.firingFile(prefix, content) : temp.create(prefix, content);
+    const path = opts.sharedPayloadFile !== undefined ? temp.firingFile(prefix, content) : temp.create(prefix, content);
     tempPaths.push(path);
     trackFile(path);
     return path;
   };
   try {
-    const foreign = foreignInput(hook, payload);
-    const prepared = hookFiles(hook, foreign ? undefined : payload, tempFile, shared);
-    if (typeof prepared === 'string') return launchError(prepared);
-    const { files, resultFile } = prepared;
-    const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => {
-      const dir = temp.dirPath('script');
-      tempPaths.push(dir);
-      trackFile(dir);
-      return dir;
-    });
-    if (!Array.isArray(argv)) return launchError(argv.error);
-    const env = hookProcessEnv(files, invocation.env);
-    const timeoutMs = opts.timeoutMs === undefined ? undefined : Math.min(opts.timeoutMs, MAX_TIMEOUT_MS);
-    const ended = await spawnAndWait(argv, invocation.cwd, env, foreign?.stdin ?? payload, timeoutMs, opts.onSpawn);
-    const cancelled = ended.launchError === undefined && (opts.cancelled?.() ?? false);
+    let prepared: Prepared | string;
+    try {
+      prepared = prepare(hook, invocation, payload, temp, tempFile, tempPaths, opts.sharedPayloadFile);
+    } catch (e) {
+      return notStarted(`cannot prepare the hook's files: ${(e as Error).message}`, (e as NodeJS.ErrnoException).code);
+    }
+    if (typeof prepared === 'string') return notStarted(prepared);
+    const { argv, resultFile } = prepared;
+    const timeoutMs = timeoutOf(hook);
+    const ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts.onSpawn);
+    const ran = ended.launchError === undefined;
+    const cancelled = ran && (opts.cancelled?.() ?? false);
     const outcome: ProcessOutcome = {
+      argv,
+      cwd: invocation.cwd,
       exitCode: ended.exitCode,
       signal: ended.signal,
       timedOut: ended.timedOut,
       cancelled,
       killedFromOutside: ended.signal !== null && !ended.timedOut && !cancelled,
       ...(ended.launchError !== undefined ? { launchError: ended.launchError } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(ended.errorCode !== undefined ? { errorCode: ended.errorCode } : {}),
+      ...(ended.errorAfterSpawn !== undefined ? { errorAfterSpawn: ended.errorAfterSpawn } : {}),
+      timeoutMs,
+      stdout: ended.stdout.text(),
+      stderr: ended.stderr.text(),
+      stdoutTruncated: ended.stdout.truncated,
+      stderrTruncated: ended.stderr.truncated,
       stdoutTail: ended.stdout.lastBytes(1024),
       stderrTail: ended.stderr.lastBytes(1024),
       durationMs: elapsed(),
-      // A foreign hook has no result file: its agent's rules read the exit code and stdout instead.
-      resultFile: ended.launchError === undefined && resultFile ? readResultFile(resultFile) : { state: 'empty' },
+      resultFile: ran && resultFile ? readResultFile(resultFile) : { state: 'empty' },
+      ...(prepared.agentReading ? { agentReading: prepared.agentReading } : {}),
     };
-    const record = toRecord(outcome, ended.stdout.text(), ended.stderr.text());
-    if (opts.keepResultText && resultFile && ended.launchError === undefined) {
+    const record = toRecord(outcome);
+    if (opts.keepResultText && resultFile && ran) {
       const text = resultFileText(resultFile);
       if (text !== undefined) record.resultText = text;
     }
-    return foreign ? rereadForeign(record, foreignOutcome(hook, foreign, record)) : record;
-  } catch (e) {
-    return launchError(`cannot prepare the hook's files: ${(e as Error).message}`);
+    return record;
   } finally {
     for (const f of tempPaths) {
       rmSync(f, { recursive: true, force: true });
       untrackFile(f);
     }
   }
+}
+
+/** The argv, environment, stdin and files of one run, or why it cannot start; throws when a file cannot be written or a foreign hook's payload is not JSON. */
+function prepare(hook: Hook, invocation: Extract<Invocation, { ok: true }>, payload: string, temp: TempFiles, tempFile: (prefix: string, content: string) => string, tempPaths: string[], shared: string | undefined): Prepared | string {
+  const foreign = foreignInput(hook, payload);
+  const files = hookFiles(hook, foreign ? undefined : payload, tempFile, shared);
+  if (typeof files === 'string') return files;
+  const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => {
+    const dir = temp.dirPath('script');
+    tempPaths.push(dir);
+    trackFile(dir);
+    return dir;
+  });
+  if (!Array.isArray(argv)) return argv.error;
+  return {
+    argv,
+    env: hookProcessEnv(files.files, invocation.env),
+    stdin: foreign?.stdin ?? payload,
+    ...(files.resultFile !== undefined ? { resultFile: files.resultFile } : {}),
+    // A foreign hook has no result file: its agent's rules read the exit code and stdout instead.
+    ...(foreign && hook.run.protocol ? { agentReading: { protocol: hook.run.protocol, agentEvent: foreign.agentEvent, failureBlocks: hook.execution.on_error === 'block' } } : {}),
+  };
 }
 
 /**
@@ -144,23 +187,16 @@ function hookFiles(hook: Hook, payload: string | undefined, tempFile: (prefix: s
   return resultFile === undefined ? { files } : { files, resultFile };
 }
 
-/** A foreign hook's record after its agent's rules re-read it (exit 2 may block, stdout JSON may decide): status and disposition agree. */
-function rereadForeign(record: RunRecord, reread: RunRecord): RunRecord {
-  if (reread.status === record.status) return reread;
-  if (reread.status !== 'ok') return reread;
-  const { cancelled } = record.outcome;
-  return { ...reread, disposition: cancelled ? 'pending' : 'done', historyStatus: historyStatus(record.outcome, reread.status) };
-}
-
 /** The record of a hook that could not be started at all. */
-export const launchFailure = (error: string): RunRecord => toRecord(notRun(error, 0), '', '');
+export const launchFailure = (error: string): RunRecord => toRecord(notRun(error, 0, [], ''));
 
-const notRun = (error: string, durationMs: number): ProcessOutcome => ({
-  exitCode: null, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, launchError: error, stdoutTail: '', stderrTail: '', durationMs, resultFile: { state: 'empty' },
+const notRun = (error: string, durationMs: number, argv: readonly string[], cwd: string, errorCode?: string): ProcessOutcome => ({
+  argv, cwd, exitCode: null, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, launchError: error, ...(errorCode !== undefined ? { errorCode } : {}),
+  stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdoutTail: '', stderrTail: '', durationMs, resultFile: { state: 'empty' },
 });
 
 /** The runner's record: the process outcome, its one classification, and the captured output. */
-export function toRecord(outcome: ProcessOutcome, stdout: string, stderr: string): RunRecord {
+export function toRecord(outcome: ProcessOutcome): RunRecord {
   const c = classifyOutcome(outcome);
   return {
     status: c.status,
@@ -168,17 +204,19 @@ export function toRecord(outcome: ProcessOutcome, stdout: string, stderr: string
     signal: outcome.signal,
     durationMs: outcome.durationMs,
     ...(c.error !== undefined ? { error: c.error } : {}),
+    ...(c.failure !== undefined ? { failure: c.failure } : {}),
+    ...(c.ask !== undefined ? { ask: c.ask } : {}),
     stderrTail: outcome.stderrTail,
     result: c.result,
-    stdout,
-    stderr,
+    stdout: outcome.stdout,
+    stderr: outcome.stderr,
     outcome,
     disposition: c.disposition,
     historyStatus: historyStatus(outcome, c.status),
   };
 }
 
-/** The result file as the hook wrote it (first 64 KiB), for `test`; undefined unless it is a regular file. */
+/** The result file as the hook wrote it (first 64 KiB), for `test`; undefined unless it is a readable regular file. */
 function resultFileText(path: string): string | undefined {
   let fd: number;
   try {
@@ -190,18 +228,28 @@ function resultFileText(path: string): string | undefined {
     if (!fstatSync(fd).isFile()) return undefined;
     const buffer = Buffer.alloc(64 * 1024);
     return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  } catch {
+    return undefined;
   } finally {
     closeSync(fd);
   }
 }
 
-/** The result file's state; never follows a symlink the hook may have put in its place. */
+// Opening fails this way when something other than a regular file stands there: a symlink (ELOOP under O_NOFOLLOW), a socket (ENXIO), a file where its directory was (ENOTDIR).
+const NOT_A_FILE = new Set(['ELOOP', 'ENXIO', 'ENOTDIR']);
+
+/**
+ * The result file's state; never follows a symlink the hook may have put in
+ * its place, and never throws: a file that cannot be read is `unreadable`,
+ * a result-file problem of a run that ended, not a failure to start it.
+ */
 export function readResultFile(path: string): ResultFile {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { state: 'absent' } : { state: 'not_a_file' };
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    return code === 'ENOENT' ? { state: 'absent' } : NOT_A_FILE.has(code) ? { state: 'not_a_file' } : unreadable(e);
   }
   try {
     const stat = fstatSync(fd);
@@ -211,10 +259,14 @@ export function readResultFile(path: string): ResultFile {
     const text = readFileSync(fd, 'utf8');
     if (text.trim() === '') return { state: 'empty' };
     return parseResult(text);
+  } catch (e) {
+    return unreadable(e);
   } finally {
     closeSync(fd);
   }
 }
+
+const unreadable = (e: unknown): ResultFile => ({ state: 'unreadable', reason: `cannot read the result file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` });
 
 function parseResult(text: string): ResultFile {
   try {
@@ -232,6 +284,8 @@ interface Ended {
   signal: string | null;
   timedOut: boolean;
   launchError?: string;
+  errorCode?: string;
+  errorAfterSpawn?: string;
   stdout: HeadTail;
   stderr: HeadTail;
 }
@@ -243,29 +297,72 @@ export function spawnGroupLeader(argv: readonly string[], cwd: string, env: Node
   return spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio, windowsHide: true });
 }
 
-/** Spawns argv as a process-group leader, feeds stdin, waits, enforces the timeout. */
-export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+/** A launch error: its sentence and, when the system gave one, its code. */
+export interface LaunchError {
+  launchError: string;
+  errorCode?: string;
+}
+
+const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
+  err.code === 'ENOENT' ? `command not found: ${command}` : err.code === 'EACCES' ? `permission denied: ${command} is not executable` : err.message;
+
+export const launchErrorOf = (err: NodeJS.ErrnoException, command: string): LaunchError => ({
+  launchError: spawnErrorText(err, command),
+  ...(typeof err.code === 'string' ? { errorCode: err.code } : {}),
+});
+
+/**
+ * spawnGroupLeader, or the launch error of a spawn that failed at once: Node
+ * throws for some errno codes (ENOTDIR, E2BIG) and emits 'error' for others.
+ */
+export function startGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess | LaunchError {
+  try {
+    return spawnGroupLeader(argv, cwd, env, stdio);
+  } catch (e) {
+    return launchErrorOf(e as NodeJS.ErrnoException, argv[0]!);
+  }
+}
+
+/**
+ * Spawns argv as a process-group leader, feeds stdin, waits, enforces the
+ * timeout. Only an 'error' before 'spawn' is a launch error; one after it
+ * (a failed kill) is noted and the run waited for as any other.
+ */
+function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
+    const started = startGroupLeader(argv, cwd, env, ['pipe', 'pipe', 'pipe']);
+    if ('launchError' in started) return resolvePromise({ exitCode: null, signal: null, timedOut: false, ...started, stdout, stderr });
+    const child = started as ChildProcessWithoutNullStreams;
     let settled = false;
-    const child = spawnGroupLeader(argv, cwd, env, ['pipe', 'pipe', 'pipe']);
-    if (child.pid !== undefined) {
-      trackGroup(child.pid);
-      onSpawn?.(child.pid);
-    }
+    let spawned = false;
+    let errorAfterSpawn: string | undefined;
     const kill = (signal: NodeJS.Signals): void => {
       if (child.pid !== undefined) killGroup(child.pid, signal);
     };
     const timeout = armTimeout(timeoutMs, kill);
-    const finish = (ended: Omit<Ended, 'stdout' | 'stderr' | 'timedOut'>): void => {
+    const finish = (ended: Pick<Ended, 'exitCode' | 'signal'> & Partial<LaunchError>): void => {
       if (settled) return;
       settled = true;
       timeout.stop();
       if (child.pid !== undefined) untrackGroup(child.pid);
-      resolvePromise({ ...ended, timedOut: timeout.fired(), stdout, stderr });
+      resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), timedOut: timeout.fired(), stdout, stderr });
     };
-    child.on('error', (err: NodeJS.ErrnoException) => finish({ exitCode: null, signal: null, launchError: spawnErrorText(err, argv[0]!) }));
+    child.once('spawn', () => (spawned = true));
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
+      else errorAfterSpawn ??= err.message;
+    });
+    if (child.pid !== undefined) {
+      trackGroup(child.pid);
+      try {
+        onSpawn?.(child.pid);
+      } catch (e) {
+        // The caller's note of the pid failed; the hook runs on, bounded by its timeout, and its ending is still the verdict.
+        errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
+      }
+    }
     child.stdout.on('data', (c: Buffer) => stdout.push(c));
     child.stderr.on('data', (c: Buffer) => stderr.push(c));
     child.stdin.on('error', () => {}); // a hook need not read its stdin (EPIPE)
@@ -273,9 +370,6 @@ export function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv
     onEnd(child, (exit) => finish({ exitCode: exit.code, signal: exit.signal }));
   });
 }
-
-export const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
-  err.code === 'ENOENT' ? `command not found: ${command}` : err.code === 'EACCES' ? `permission denied: ${command} is not executable` : err.message;
 
 /**
  * The timeout of one run: SIGTERM to the group, SIGKILL KILL_GRACE_MS later.

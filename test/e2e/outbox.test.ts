@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync
 import { dirname, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
@@ -226,6 +226,26 @@ describe('drain-outbox', () => {
     const pruned = await s.run(['drain-outbox', '--prune-done', '30', '--json']);
     expect(JSON.parse(pruned.stdout).pruned).toEqual(['flaky']);
     expect(jobs(s, 'done').map((j) => j.job_id)).toEqual(['recent']);
+  });
+
+  it('launches a detach: true job as the worker does: in a session of its own, not waited for, done once started', async () => {
+    const s = sandbox();
+    // Runs until the test writes ../go (at most 30 s): a drain that waited for it would only return after ../finished.
+    const shell = 'echo $$ > ../pid; ps -o sid= -p $$ > ../sid; echo detached-out; for i in $(seq 1 600); do [ -e ../go ] && break; sleep 0.05; done; echo > ../finished';
+    s.globalHooks(`settings:\n  outbox_retry_age_seconds: 0\nhooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: 'mode: fire_and_forget\ndelivery: durable\ndetach: true' })}\n`);
+    pendingJob(s, 'job-1');
+    const out = await drain(s);
+    expect(out).toMatchObject({ considered: 1, ran: 1, done: 1, failed: 0, jobs: [{ job_id: 'job-1', hook_id: 'deliver', outcome: 'done', log_path: expect.any(String) }] });
+    const pid = Number(await eventually(() => read(join(s.root, 'pid'))?.trim() || undefined, 30_000, 'the hook to start'));
+    expect(existsSync(join(s.root, 'finished'))).toBe(false);
+    expect(isAlive(pid)).toBe(true);
+    expect(Number(await eventually(() => read(join(s.root, 'sid'))?.trim() || undefined, 30_000, 'its session id'))).toBe(pid);
+    expect(jobs(s, 'done')).toMatchObject([{ job_id: 'job-1', state: 'done', retries: 1 }]);
+    const list = JSON.parse((await s.run(['list', '--json'])).stdout);
+    expect(list.hooks.find((h: any) => h.id === 'deliver').last_run).toMatchObject({ status: 'started' });
+    writeFileSync(join(s.root, 'go'), '');
+    await eventually(() => existsSync(join(s.root, 'finished')), 30_000, 'the hook to finish');
+    await eventually(() => read(out.jobs[0].log_path)?.includes('detached-out'), 30_000, 'its output in the log');
   });
 
   it('prints a human summary', async () => {

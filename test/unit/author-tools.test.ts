@@ -52,7 +52,7 @@ describe('runHook keepResultText', () => {
   it('keeps the result file as written, also when the hook failed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chrys-unit-'));
     try {
-      const h = { id: 'w', event: 'session_start', source: 'global', file: join(dir, 'hooks.yaml'), run: { type: 'shell', shell: 'printf "not json" > "$CHRYS_HOOK_RESULT"; exit 1', env: {}, cwd: '' } } as unknown as Hook;
+      const h = { id: 'w', event: 'session_start', source: 'global', file: join(dir, 'hooks.yaml'), run: { type: 'shell', shell: 'printf "not json" > "$CHRYS_HOOK_RESULT"; exit 1', env: {}, cwd: '' }, execution: { mode: 'blocking', timeout_seconds: 30, on_error: 'warn' } } as unknown as Hook;
       const ctx = { configDir: dir, workspace: dir, sessionId: '', profile: '' };
       const temp = new TempFiles(dir);
       const kept = await runHook(h, ctx, resolveInvocation(h, ctx), '{}', temp, { keepResultText: true });

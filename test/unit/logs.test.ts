@@ -12,7 +12,8 @@ import { testHook } from '../helpers/hook.js';
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-logs-'));
 
 const outcome = (over: Partial<ProcessOutcome> = {}): ProcessOutcome => ({
-  exitCode: 0, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, stdoutTail: '', stderrTail: '', durationMs: 12, resultFile: { state: 'empty' }, ...over,
+  argv: ['x'], cwd: '/w', exitCode: 0, signal: null, timedOut: false, cancelled: false, killedFromOutside: false,
+  stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdoutTail: '', stderrTail: '', durationMs: 12, resultFile: { state: 'empty' }, ...over,
 });
 
 describe('run ids and log names', () => {
@@ -38,19 +39,19 @@ describe('run ids and log names', () => {
 
 describe('formatLog', () => {
   it('heads the log with the hook, its status, exit, signal and duration, then stdout and stderr', () => {
-    const record = toRecord(outcome({ exitCode: 3 }), 'out\n', 'err\n');
+    const record = toRecord(outcome({ exitCode: 3, stdout: 'out\n', stderr: 'err\n' }));
     const hook = testHook({ id: 'fmt', source: 'project', event: 'after_tool_call', execution: { mode: 'async' } });
     expect(formatLog(hook, record)).toBe('# hook fmt (project, after_tool_call) failed exit=3 signal=- 12 ms: exited with status 3\n## stdout\nout\n\n## stderr\nerr\n\n');
   });
 
   it('shows a missing exit status and the signal as they are', () => {
-    const record = toRecord(outcome({ exitCode: null, signal: 'SIGKILL', killedFromOutside: true }), '', '');
+    const record = toRecord(outcome({ exitCode: null, signal: 'SIGKILL', killedFromOutside: true }));
     expect(formatLog(testHook(), record).split('\n')[0]).toBe('# hook h (global, before_tool_call) failed exit=- signal=SIGKILL 12 ms: was killed by SIGKILL');
   });
 
   it('lists the decision keys a non-blocking hook returned in vain, then the notes given', () => {
     const hook = testHook({ id: 'bg', execution: { mode: 'async' } });
-    const record = toRecord(outcome({ resultFile: { state: 'json', value: { action: 'block', other: 1 as never } } }), '', '');
+    const record = toRecord(outcome({ resultFile: { state: 'json', value: { action: 'block', other: 1 as never } } }));
     const lines = formatLog(hook, record, [{ code: 'hook_failed', message: 'a note' }]).split('\n');
     expect(lines[0]).toBe('# hook bg (global, before_tool_call) ok exit=0 signal=- 12 ms');
     expect(lines[1]).toMatch(/^# decision_ignored: hook "bg" is async: its decision \(action\) is ignored/);
@@ -59,7 +60,7 @@ describe('formatLog', () => {
   });
 
   it('has no ignored keys for a result that is not JSON', () => {
-    const record = toRecord(outcome({ resultFile: { state: 'invalid', reason: 'r' } }), '', '');
+    const record = toRecord(outcome({ resultFile: { state: 'invalid', reason: 'r' } }));
     expect(formatLog(testHook({ execution: { mode: 'async' } }), record)).toBe('# hook h (global, before_tool_call) ok exit=0 signal=- 12 ms\n## stdout\n\n## stderr\n\n');
   });
 });

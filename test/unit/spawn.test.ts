@@ -96,7 +96,7 @@ describe('how a run is recorded', () => {
     expect(record).toMatchObject({ status: 'ok', exitCode: 0, signal: null, result: { kind: 'json', value: { action: 'block', reason: 'no' } }, disposition: 'done', historyStatus: 'ok' });
     expect(record.outcome).toMatchObject({ exitCode: 0, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, resultFile: { state: 'json' } });
     expect('launchError' in record.outcome).toBe(false);
-    expect('timeoutMs' in record.outcome).toBe(false);
+    expect(record.outcome).toMatchObject({ timeoutMs: 30_000, argv: ['bash', '-c', expect.any(String)], cwd: expect.stringMatching(/\/ws$/), stdoutTruncated: false, stderrTruncated: false });
     expect('error' in record).toBe(false);
   });
 
@@ -148,8 +148,8 @@ describe('how a run is recorded', () => {
 describe('timeouts', () => {
   // 0.6 s: long enough for bash to fork and write the child's pid on a loaded machine.
   it('kills a hook that runs past its timeout, with everything it forked', async () => {
-    const s = bashHook('sleep 30 & echo $! > "$CHRYS_WORKSPACE/child"; wait');
-    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { timeoutMs: 600 });
+    const s = bashHook('sleep 30 & echo $! > "$CHRYS_WORKSPACE/child"; wait', { execution: { timeout_seconds: 0.6 } });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
     expect(record).toMatchObject({ status: 'timeout', signal: 'SIGTERM', error: 'timed out after 0.6 s and was killed', disposition: 'failed', historyStatus: 'timeout' });
     expect(record.outcome).toMatchObject({ timedOut: true, killedFromOutside: false, timeoutMs: 600 });
     const child = Number(readFileSync(join(s.ctx.workspace, 'child'), 'utf8'));
@@ -158,20 +158,20 @@ describe('timeouts', () => {
 
   it('kills what outlives SIGTERM once the hook itself has gone', async () => {
     // The forked child ignores SIGTERM and keeps stdout open after bash died of it.
-    const s = bashHook(`(trap '' TERM; exec sleep 30) & echo $! > "$CHRYS_WORKSPACE/child"; wait`);
-    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { timeoutMs: 600 });
+    const s = bashHook(`(trap '' TERM; exec sleep 30) & echo $! > "$CHRYS_WORKSPACE/child"; wait`, { execution: { timeout_seconds: 0.6 } });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
     expect(record.status).toBe('timeout');
     const child = Number(readFileSync(join(s.ctx.workspace, 'child'), 'utf8'));
     await eventually(() => !isAlive(child), 1500, 'the forked sleep to die');
   });
 
   it('SIGKILLs a hook that ignores SIGTERM, after the grace period', async () => {
-    const { record } = await run(`trap '' TERM; sleep 30 & wait; sleep 30`, { timeoutMs: 600 });
+    const { record } = await run(`trap '' TERM; sleep 30 & wait; sleep 30`, {}, '{}', { execution: { timeout_seconds: 0.6 } });
     expect(record).toMatchObject({ status: 'timeout', signal: 'SIGKILL' });
   });
 
   it('caps the timeout at the documented maximum', async () => {
-    const { record } = await run('true', { timeoutMs: MAX_TIMEOUT_MS * 10 });
+    const { record } = await run('true', {}, '{}', { execution: { timeout_seconds: (MAX_TIMEOUT_MS / 1000) * 10 } });
     expect(record.outcome.timeoutMs).toBe(MAX_TIMEOUT_MS);
     expect(record.status).toBe('ok');
   });
@@ -188,7 +188,7 @@ describe('launch errors', () => {
   it('names a command that does not exist', async () => {
     const { record, s } = await launch(['/nonexistent/chrys-hook']);
     expect(record).toMatchObject({ status: 'launch_error', exitCode: null, signal: null, error: 'command not found: /nonexistent/chrys-hook', disposition: 'failed', historyStatus: 'launch_error', result: { kind: 'none' } });
-    expect(record.outcome).toMatchObject({ launchError: 'command not found: /nonexistent/chrys-hook', killedFromOutside: false, resultFile: { state: 'empty' } });
+    expect(record.outcome).toMatchObject({ launchError: 'command not found: /nonexistent/chrys-hook', errorCode: 'ENOENT', killedFromOutside: false, resultFile: { state: 'empty' } });
     expect(tmpFiles(s)).toEqual([]);
   });
 
@@ -200,7 +200,10 @@ describe('launch errors', () => {
   it("gives the system's message for any other reason", async () => {
     const file = join(temp(), 'file');
     writeFileSync(file, '');
-    expect((await launch([join(file, 'below')])).record).toMatchObject({ status: 'launch_error', error: expect.stringContaining('ENOTDIR') });
+    const { record } = await launch([join(file, 'below')]);
+    // Node throws this one from spawn() itself: still a launch error, and not one of preparing files.
+    expect(record).toMatchObject({ status: 'launch_error', error: 'spawn ENOTDIR' });
+    expect(record.outcome).toMatchObject({ errorCode: 'ENOTDIR', argv: [join(file, 'below')] });
   });
 
   it('tells onSpawn nothing when nothing was started', async () => {
@@ -244,6 +247,7 @@ describe('output', () => {
     expect(record.stdout.endsWith('\nEND\n')).toBe(true);
     expect(record.stdout).toMatch(/\n\[\.\.\. \d+ bytes dropped \.\.\.\]\n/);
     expect(record.stdout.length).toBeLessThan(OUTPUT_LIMIT + 100);
+    expect(record.outcome).toMatchObject({ stdoutTruncated: true, stderrTruncated: false });
   });
 
   it('ends once the hook exits, even when something it forked keeps its output open', async () => {
@@ -256,6 +260,52 @@ describe('output', () => {
   it('runs a hook that does not read its stdin', async () => {
     const { record } = await run('exit 0', {}, 'x'.repeat(1 << 20));
     expect(record.status).toBe('ok');
+  });
+});
+
+describe('what happens once the hook runs is never a launch error', () => {
+  it('a throw from onSpawn leaves the hook running under its timeout, classified by how it ended', async () => {
+    const s = bashHook('echo $$ > "$CHRYS_WORKSPACE/pid"; sleep 30', { execution: { timeout_seconds: 0.6 } });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { onSpawn: () => { throw new Error('cannot note the pid'); } });
+    const pid = Number(readFileSync(join(s.ctx.workspace, 'pid'), 'utf8'));
+    if (isAlive(pid)) killGroup(pid, 'SIGKILL'); // what the old runner left running
+    expect(record).toMatchObject({ status: 'timeout', error: 'timed out after 0.6 s and was killed', signal: 'SIGTERM' });
+    expect(record.outcome).toMatchObject({ errorAfterSpawn: 'onSpawn: cannot note the pid', timedOut: true });
+    expect('launchError' in record.outcome).toBe(false);
+  });
+
+  it('a throw from onSpawn does not change a clean exit 0 and its result', async () => {
+    const { record } = await run(`printf '{"action":"block"}' > "$CHRYS_HOOK_RESULT"`, { onSpawn: () => { throw new Error('no'); } });
+    expect(record).toMatchObject({ status: 'ok', result: { kind: 'json', value: { action: 'block' } }, disposition: 'done', historyStatus: 'ok' });
+  });
+
+  // A write lease another process holds on the result file makes opening it fail (EAGAIN) though it is a regular file.
+  const leases = ((): boolean => {
+    const dir = temp();
+    writeFileSync(join(dir, 'f'), '');
+    try {
+      execFileSync('python3', ['-c', 'import fcntl,os,sys; fd=os.open(sys.argv[1], os.O_RDWR); fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)', join(dir, 'f')], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!leases)('a result file that exists but cannot be read after a clean exit is a result-file problem, not a launch error nor "not a regular file"', async () => {
+    const holder = `import fcntl, os, signal, sys, time
+signal.signal(signal.SIGIO, signal.SIG_IGN)
+fd = os.open(sys.argv[1], os.O_RDWR)
+fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+open(sys.argv[2], "w").close()
+time.sleep(30)
+`;
+    const s = bashHook(`printf '{"action":"block"}' > "$CHRYS_HOOK_RESULT"; python3 -c '${holder}' "$CHRYS_HOOK_RESULT" "$CHRYS_WORKSPACE/leased" >/dev/null 2>&1 </dev/null &
+for i in $(seq 1 600); do [ -e "$CHRYS_WORKSPACE/leased" ] && exit 0; sleep 0.05; done; exit 9`);
+    let group = 0;
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { onSpawn: (pid) => (group = pid) });
+    killGroup(group, 'SIGKILL');
+    expect(record).toMatchObject({ status: 'ok', exitCode: 0, disposition: 'done', result: { kind: 'invalid', reason: 'cannot read the result file (EAGAIN)' } });
+    expect(record.outcome.resultFile).toEqual({ state: 'unreadable', reason: 'cannot read the result file (EAGAIN)' });
   });
 });
 
@@ -285,7 +335,7 @@ describe('what a hook leaves running', () => {
     const s = bashHook('bash "$CHRYS_WORKSPACE/bg.sh" >/dev/null 2>&1 </dev/null & echo $! > "$CHRYS_WORKSPACE/child"');
     writeFileSync(join(s.ctx.workspace, 'bg.sh'), `trap 'echo term > "$CHRYS_WORKSPACE/term"; exit' TERM\necho > "$CHRYS_WORKSPACE/ready"\nsleep 60 & wait\n`);
     let group = 0;
-    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { timeoutMs: 30_000, onSpawn: (pid) => (group = pid) });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, { onSpawn: (pid) => (group = pid) });
     expect(record.status).toBe('ok');
     await eventually(() => existsSync(join(s.ctx.workspace, 'ready')), 10_000, 'the background process to set its trap');
     stopEverything();
@@ -327,6 +377,17 @@ describe('foreign hooks', () => {
   it('a failed exit whose stdout decides is done, not failed, in the outbox and the history', async () => {
     const { record } = await run(`echo '{"decision":"block","reason":"r"}'; exit 1`, {}, '{}', foreign);
     expect(record).toMatchObject({ status: 'ok', disposition: 'done', historyStatus: 'ok', failure: 'exited with status 1' });
+  });
+
+  it('a cancelled run stays cancelled whatever its agent would read in its exit', async () => {
+    const { record } = await run('echo "not here" >&2; exit 2', { cancelled: () => true }, '{}', foreign);
+    expect(record).toMatchObject({ status: 'failed', error: 'cancelled', result: { kind: 'none' }, disposition: 'pending', historyStatus: 'cancelled' });
+  });
+
+  it('under on_error: block, a failed exit stays failed whatever stdout says', async () => {
+    const { record } = await run(`echo '{"decision":"block","reason":"r"}'; exit 1`, {}, '{}', { run: { protocol: 'claude' }, execution: { on_error: 'block' } });
+    expect(record).toMatchObject({ status: 'failed', error: 'exited with status 1', result: { kind: 'none' }, disposition: 'failed' });
+    expect('failure' in record).toBe(false);
   });
 
   it('a failed exit with nothing on stdout stays failed', async () => {

@@ -161,7 +161,6 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), JSON.stringify(job.payload), temp, {
-        ...(hook.execution.detach ? {} : { timeoutMs: hook.execution.timeout_seconds * 1000 }),
         onSpawn: (pid) => pids.set(job.job_id, pid),
         cancelled: () => stopping,
       });
