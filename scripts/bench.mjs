@@ -1,8 +1,8 @@
 // `npm run bench`: one run that measures every case against its floor in the
 // same rounds (the machine is shared and noisy, so only paired ratios mean
 // anything) and prints one table of medians and ratios. Writes
-// bench/results/latest.json, bench/results/latest.svg and the README's
-// performance section. BENCH_RUNS=N changes the runs per one-shot case (default 30).
+// bench/results/latest.json, bench/results/latest.svg and the table in
+// docs/performance.md. BENCH_RUNS=N changes the runs per one-shot case (default 30).
 // The table is measured on this machine's Node and, when they can be had, on
 // Node 22 and 24 (scripts/bench/nodes.mjs); BENCH_NODES=20 (a list of majors)
 // picks which.

@@ -61,6 +61,6 @@ export async function benchOnEveryNode(script) {
     for (const line of majorTableLines(results)) console.log(line);
   }
   for (const s of skipped) console.log(`- skipped ${s}`);
-  writeOutputs({ ...main, majors: results.map(({ raw, ...r }) => r), skipped }, 'bench/results', 'README.md');
+  writeOutputs({ ...main, majors: results.map(({ raw, ...r }) => r), skipped }, 'bench/results', 'docs/performance.md');
   if (others.length === 0 && skipped.length === 0) return;
 }

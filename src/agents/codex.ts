@@ -1,6 +1,6 @@
 // Codex: `~/.codex/hooks.json` ($CODEX_HOME) and the project's
 // `.codex/hooks.json`, Claude-shaped. Codex also reads `[hooks]` tables in
-// config.toml; install writes hooks.json, the file the README has always
+// config.toml; install writes hooks.json, the file the docs have always
 // named, so no TOML is edited. Codex runs a non-managed hook only after the
 // user trusted that exact definition in its `/hooks` review, and `codex
 // exec` skips an untrusted one without a word. install does not record that

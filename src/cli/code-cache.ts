@@ -1,6 +1,6 @@
 // Compiling `fire`'s one-file bundle (dist/fire-path.cjs) with a V8 code
 // cache: every `fire` is a new process, and compiling the bundle's code is
-// most of what it costs beyond a bare `node` start (README "Performance").
+// most of what it costs beyond a bare `node` start (docs/performance.md).
 // The cache is written after a run, so it holds what that run compiled; a run
 // that started a hook writes the `hooks` tier, which then serves every run.
 // A cache that V8 rejects (another build, another Node, truncated, foreign)

@@ -1,6 +1,6 @@
 // `fire` with plain options, without commander: the entry of dist/fire-path.cjs,
 // the one CommonJS bundle bin/chrys-hooks compiles with a V8 code cache
-// (scripts/build.mjs, README "Performance"), and of the ESM CLI's fast path.
+// (scripts/build.mjs, docs/performance.md), and of the ESM CLI's fast path.
 // Returns undefined when the arguments need the full program.
 
 import { parseFastFire } from './fast-args.js';

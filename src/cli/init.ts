@@ -16,6 +16,6 @@ export async function runInit(_args: string[], opts: Record<string, unknown>, gl
   lines.push('', 'next:');
   if (r.layer === 'project') lines.push('  chrys-hooks trust            # review and trust these hooks for this workspace');
   lines.push(`  chrys-hooks test ${r.protocol === 'claude' ? 'protect-env' : 'protect-secrets'}`, '  chrys-hooks validate');
-  if (r.protocol === 'claude') lines.push('  # from Claude Code: chrys-hooks fire --protocol claude (README, "Use it from your agent")');
+  if (r.protocol === 'claude') lines.push('  chrys-hooks install --agent claude   # make Claude Code call chrys-hooks (docs/agents.md)');
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }

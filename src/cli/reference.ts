@@ -87,7 +87,7 @@ export const EXAMPLES: readonly Entry[] = [
   { name: 'chrys-hooks trust', about: "review and trust this workspace's project hooks by content" },
   { name: 'chrys-hooks test protect-env', about: 'run one hook on a sample envelope and show what it saw, printed and decided' },
   { name: '* * * * * chrys-hooks drain-outbox', about: 'a crontab line that delivers durable jobs' },
-  { name: 'chrys-hooks drain-outbox --watch', about: 'a long-running scheduler: each durable job runs when it is due (see the README for a systemd unit)' },
+  { name: 'chrys-hooks drain-outbox --watch', about: 'a long-running scheduler: each durable job runs when it is due (docs/outbox.md has a systemd unit)' },
 ];
 
 /** What each diagnostic code means; a code added without a line here must be documented in some docs/ page. */

@@ -1,6 +1,6 @@
 // The fast first read of a YAML hooks file: js-yaml builds plain data about
 // five times faster than the `yaml` document model (1,000 hooks: ~125 ms
-// against ~600 ms, measured; README "Performance"), but keeps no positions.
+// against ~600 ms, measured; docs/performance.md), but keeps no positions.
 // A file it reads is schema-checked from this data; only a file with a
 // problem is read again by `yaml` to place each diagnostic (read.ts).
 //

@@ -50,7 +50,7 @@ export type Run =
   | ({ type: 'command'; argv: string[]; args: string[] } & RunCommon)
   | ({ type: 'shell'; shell: string } & RunCommon);
 
-/** Whose hook protocol a script speaks: stdin, environment, exit code and stdout (README "Use it from your agent"). */
+/** Whose hook protocol a script speaks: stdin, environment, exit code and stdout (docs/agents.md). */
 export type ForeignProtocol = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
 
 export interface Execution {

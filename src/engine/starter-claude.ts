@@ -9,8 +9,8 @@ export function starterClaudeHooksFile(schemaPath: string): string {
   return `# yaml-language-server: $schema=${schemaPath}
 # chrys-hooks starter in Claude Code's hook protocol: each script reads
 # Claude's hook input on stdin and answers as it would inside Claude Code.
-# Call chrys-hooks from Claude Code with \`chrys-hooks fire --protocol claude\`
-# (README, "Use it from your agent"). Try one with
+# Wire Claude Code to chrys-hooks with \`chrys-hooks install --agent claude\`
+# (docs/agents.md in the package). Try one with
 #   chrys-hooks test <id>
 # and lint the file with \`chrys-hooks validate\`.
 version: 1

@@ -1,6 +1,6 @@
 // The durable outbox on disk (CONTRACT §9): outbox/{pending,done,failed}/<job_id>.json.
 // Every write is a temp file then a rename, fsync'd where the file is the only
-// record of an undelivered job (see the README); jobs move between folders only by rename.
+// record of an undelivered job (see docs/outbox.md); jobs move between folders only by rename.
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { open, readdir, rename } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // Runs one hook process under the contract of CONTRACT §5 and classifies how
 // it ended in one place. We use node:child_process rather than execa: execa
-// adds ~35 ms to start-up (measured, see README), and `fire` runs on every
+// adds ~35 ms to start-up (measured, see docs/performance.md), and `fire` runs on every
 // tool call. Each hook leads its own process group so a timeout can kill it
 // with everything it forked.
 

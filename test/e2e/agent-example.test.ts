@@ -1,4 +1,4 @@
-// The worked example of README "Use it from your agent" (examples/claude/):
+// The worked example of docs/agents.md, "A worked example" (examples/claude/):
 // the command Claude Code runs from settings.json, in the project directory with
 // CLAUDE_PROJECT_DIR set, a Claude hook input on stdin: a Chrys project hook and
 // a Claude-style script both block; a harmless call is allowed.

@@ -1,5 +1,5 @@
-// The event and tool names of the agents chrys-hooks speaks to (README "Use it
-// from your agent"): which agent event is which Chrys event, and back.
+// The event and tool names of the agents chrys-hooks speaks to
+// (docs/agents.md): which agent event is which Chrys event, and back.
 // Claude Code and Codex share one family of names; Gemini CLI has its own.
 
 import type { EventName } from '../events.js';
