@@ -110,9 +110,9 @@ describe('importConfig', () => {
     expect(refusal({ from: 'claude', cwd: ws, configDir, write: true })).toMatchObject({ code: 'file_exists', message: `${join(ws, '.chrys')} is a symbolic link; chrys-hooks does not write through links` });
   });
 
-  // Bug (core/import/convert.ts uniqueIds): three Copilot files with the same
-  // handler give two hooks one id, and the written file fails validation.
-  it.fails('writes a file that validates from three Copilot files with the same handler', async () => {
+  // Three Copilot files with the same handler once gave two hooks one id, and
+  // the written file failed validation.
+  it('writes a file that validates from three Copilot files with the same handler', async () => {
     const { ws, configDir, put } = dirs();
     for (const n of ['a', 'b', 'c']) put(`.github/hooks/${n}.json`, JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: 'check' }] } }));
     const r = importConfig({ from: 'copilot', cwd: ws, configDir, write: true });

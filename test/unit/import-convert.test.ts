@@ -23,17 +23,16 @@ describe('ids', () => {
     expect(ids(convert('cursor', '{"hooks":{"stop":[{"command":"a"},{"command":"b"}]}}'))).toEqual(['cursor-stop-1', 'cursor-stop-2']);
   });
 
-  // Bug: uniqueIds counts by the id as it was, so a suffixed id ("x-2") can
-  // collide with a handler whose own id is "x-2". Validation then rejects the
-  // imported file for its duplicate id.
-  it.fails('never gives two hooks one id, even when a name spells a suffixed id', () => {
+  // A suffixed id ("x-2") must not collide with a handler whose own id is
+  // "x-2": validation would reject the imported file for its duplicate id.
+  it('never gives two hooks one id, even when a name spells a suffixed id', () => {
     const plan = convert('claude', '{"hooks":{"Stop":[{"hooks":[{"command":"a","name":"x"},{"command":"b","name":"x"},{"command":"c","name":"x 2"}]}]}}');
     expect(new Set(ids(plan)).size).toBe(3);
   });
 
-  // Bug: each file's convertAgentConfig renumbers the whole plan again, so a
-  // third file with the same handler as two before gets an id already given.
-  it.fails('never gives two hooks one id across three files (Copilot reads every .github/hooks/*.json)', () => {
+  // Each file is converted into the same plan: a third file with the same
+  // handler as two before must get an id not yet given.
+  it('never gives two hooks one id across three files (Copilot reads every .github/hooks/*.json)', () => {
     const file = '{"hooks":{"preToolUse":[{"bash":"check"}]}}';
     let plan: ImportPlan | undefined;
     for (let i = 0; i < 3; i++) plan = convert('copilot', file, plan);

@@ -125,11 +125,10 @@ export function convertAgentConfig(from: ImportSource, config: JsonObject, file:
         const position = flat(from) ? `${g + 1}` : `${g + 1}-${h + 1}`;
         const hook = isJsonObject(handler) ? convertHandler(from, { agentEvent, event, group, handler, file, where, position, disabled }, plan) : undefined;
         if (!isJsonObject(handler)) plan.skipped.push(`${file}: ${where} is not an object; not imported`);
-        if (hook) plan.hooks.push(hook);
+        if (hook) plan.hooks.push(withFreeId(hook, plan.hooks));
       });
     });
   }
-  uniqueIds(plan.hooks);
   return plan;
 }
 
@@ -281,13 +280,18 @@ function envOf(raw: Json | undefined): Record<string, string> {
 
 const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
-function uniqueIds(hooks: ImportedHook[]): void {
-  const seen = new Map<string, number>();
-  for (const h of hooks) {
-    const n = (seen.get(h.id) ?? 0) + 1;
-    seen.set(h.id, n);
-    if (n > 1) h.id = `${h.id}-${n}`;
-  }
+/**
+ * The hook with an id no hook of the plan has yet: its own, else the first
+ * free `<id>-<n>` from 2. Checked against every id taken, so a name that
+ * spells a suffixed id, or the same handler in several files, never collides.
+ */
+function withFreeId(hook: ImportedHook, taken: readonly ImportedHook[]): ImportedHook {
+  const ids = new Set(taken.map((h) => h.id));
+  if (!ids.has(hook.id)) return hook;
+  let n = 2;
+  while (ids.has(`${hook.id}-${n}`)) n++;
+  hook.id = `${hook.id}-${n}`;
+  return hook;
 }
 
 function plainJson(v: Json): unknown {
