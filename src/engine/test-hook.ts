@@ -21,6 +21,7 @@ import { type KillSwitches, killSwitchesFrom } from '../core/kill-switch.js';
 import { OnceGuard } from '../state/once.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
 import { toolMatches } from '../core/tool-matcher.js';
+import type { CommandClause } from '../core/shell/command-match.js';
 
 export interface TestOptions extends GlobalOptions {
   input?: string;
@@ -162,6 +163,8 @@ export function sampleEnvelope(hook: Hook, event: EventName): JsonObject {
   for (const [name, op] of Object.entries(m?.args ?? {})) {
     args[name] = op.equals ?? (op.contains !== undefined ? `example-${op.contains}` : 'example');
   }
+  // match.command reads the command line of a shell tool: a run_shell call of a command its first clause names.
+  if (m?.command?.[0] && !Object.hasOwn(args, 'command')) args.command = sampleCommandLine(m.command[0]);
   envelope.tool = { name: sampleToolName(m), ...(m?.tool_kind ? { kind: m.tool_kind } : {}), args };
   if (event === 'after_tool_call' || event === 'tool_error') (envelope.tool as JsonObject).result = 'example tool output';
   return envelope;
@@ -174,5 +177,16 @@ function sampleToolName(m: Hook['match']): string {
   const matcher = m?.toolMatcher;
   if (matcher?.kind === 'names') return matcher.names[0]!;
   const word = /[A-Za-z_][\w-]*/.exec(m?.tool_name_regex ?? '')?.[0];
-  return matcher && word && toolMatches(matcher, word) ? word : 'example_tool';
+  if (matcher && word && toolMatches(matcher, word)) return word;
+  return m?.command ? 'run_shell' : 'example_tool';
 }
+
+/** A command line the clause accepts where it can: its program, subcommand, flags and an argument its glob spells. */
+function sampleCommandLine(clause: CommandClause): string {
+  const glob = clause.args?.globs.find((g) => !/[[\]{}]/.test(g.source))?.source;
+  const words = [clause.programs?.[0] ?? 'example', ...(clause.subcommands?.[0] ?? []), ...(clause.flags ?? []), ...(glob !== undefined ? [glob.replace(/[*?]/g, 'x')] : [])];
+  return words.map(shellQuoteWord).join(' ');
+}
+
+/** The word as the shell reads it back: bare when safe, else single-quoted. `~` stays bare, as a user types it. */
+const shellQuoteWord = (word: string): string => (/^[\w@%+=:,./~-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

@@ -89,6 +89,22 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permiss
     expect(regex.match.verdict).toBe('run');
   });
 
+  it('builds a shell call the match.command clause accepts as the sample', async () => {
+    const s = sandbox();
+    const hooks = [
+      command('rm-home', { match: "command:\n  program: rm\n  flags: [-r, -f]\n  args: ['~', '~/*']" }),
+      command('push', { match: 'command:\n  program: git\n  subcommand: push\n  flags: [--force]' }),
+    ];
+    s.globalHooks(`hooks:\n${hooks.join('\n')}\n`);
+    const sample = async (id: string) => JSON.parse((await s.run(['test', id, '--json'])).stdout);
+    const rm = await sample('rm-home');
+    expect(rm.payload.tool).toMatchObject({ name: 'run_shell', args: { command: 'rm -r -f ~' } });
+    expect(rm.match.verdict).toBe('run');
+    const push = await sample('push');
+    expect(push.payload.tool.args.command).toBe('git push --force');
+    expect(push.match.verdict).toBe('run');
+  });
+
   it('runs a hook that would not match, saying so, and exits 1 when it fails', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${hookYaml({ id: 'fails', run: 'type: shell\nshell: "echo oops >&2; exit 3"', match: 'tool_name: write_file' })}\n`);
