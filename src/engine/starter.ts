@@ -45,12 +45,14 @@ export function starterHooksFile(schemaPath: string): string {
 # and lint the file with \`chrys-hooks validate\`.
 version: 1
 hooks:
-  # 1. A guard: block writes to .env files before the tool runs.
+  # 1. A guard: block writes to .env files before the tool runs. tool_kind
+  #    covers every agent's file-writing tools (Claude's Write and Edit,
+  #    Gemini's write_file, ...); args.path reads each tool's own path argument.
   - id: protect-secrets
     description: Block writes to .env files.
     event: before_tool_call
     match:
-      tool_name: write_file
+      tool_kind: filesystem.write
       args:
         path: { contains: .env }
     run:
@@ -146,7 +148,9 @@ import os
 with open(os.environ["CHRYS_HOOK_PAYLOAD_FILE"], encoding="utf-8") as f:
     envelope = json.load(f)
 
-path = envelope.get("tool", {}).get("args", {}).get("path", "")
+tool = envelope.get("tool", {})
+# canonical_args.path: the written file whatever the agent calls the argument (Claude's file_path).
+path = tool.get("canonical_args", {}).get("path") or tool.get("args", {}).get("path", "")
 with open(os.environ["CHRYS_HOOK_RESULT"], "w", encoding="utf-8") as f:
     json.dump({"action": "block", "reason": f"writes to {path} are not allowed: secrets live in the vault"}, f)
 `,

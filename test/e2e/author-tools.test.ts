@@ -150,6 +150,11 @@ describe('init', () => {
     }
     const guard = JSON.parse((await s.run(['test', 'protect-secrets', '--json'])).stdout);
     expect(guard.decision.blocked).toBe(true);
+    // The same guard holds for Claude Code's Write, which names the file file_path.
+    const write = { hook_event_name: 'PreToolUse', session_id: 's', cwd: s.workspace, tool_name: 'Write', tool_input: { file_path: join(s.workspace, '.env'), content: 'K=1' } };
+    const claude = await s.run(['fire', '--protocol', 'claude'], { input: JSON.stringify(write) });
+    expect(claude.exitCode, claude.stderr).toBe(0);
+    expect(JSON.parse(claude.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining(`writes to ${join(s.workspace, '.env')} are not allowed`) });
     const again = await s.run(['init']);
     expect(again.exitCode).toBe(1);
     expect(again.stderr).toContain('never overwrites');
