@@ -48,7 +48,7 @@ describe('unknown keys', () => {
     ['run', hook({ run: { type: 'shell', shell: 'x', cmd: 'y' } }), 'unknown_key key hooks.0.run.cmd: unknown key "cmd" in hooks[0].run (did you mean "cwd"?)'],
     ['run, close to nothing', hook({ run: { type: 'shell', shell: 'x', qqqqqqqq: 'y' } }), 'unknown_key key hooks.0.run.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].run (allowed keys: type, path, argv, shell, args, env, cwd, prompt_file, protocol)'],
     ['execution', hook({ execution: { mod: 'async' } }), 'unknown_key key hooks.0.execution.mod: unknown key "mod" in hooks[0].execution (did you mean "mode"?)'],
-    ['execution, close to nothing', hook({ execution: { qqqqqqqq: 1 } }), 'unknown_key key hooks.0.execution.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].execution (allowed keys: mode, detach, delivery, timeout_seconds, on_error, delay_seconds, once_per_session)'],
+    ['execution, close to nothing', hook({ execution: { qqqqqqqq: 1 } }), 'unknown_key key hooks.0.execution.qqqqqqqq: unknown key "qqqqqqqq" in hooks[0].execution (allowed keys: mode, detach, delivery, timeout_seconds, on_error, delay_seconds, once_per_session, portable)'],
   ])('in %s', (_name, data, expected) => expect(one(data)).toBe(expected));
 
   it('suggests the first nested object that has the key, and only at hook level', () => {
