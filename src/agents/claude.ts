@@ -3,11 +3,13 @@
 // reads); `hooks.<Event>[] = { matcher, hooks: [{ type, command }] }`.
 
 import { join } from 'node:path';
+import { protocolOf } from '../core/protocols/agents/index.js';
 import { type AgentDescriptor, commandGroup } from './types.js';
 
 export const claude: AgentDescriptor = {
   id: 'claude',
-  name: 'Claude Code',
+  name: protocolOf('claude').name,
+  ...protocolOf('claude').hooksFile,
   configDir: (env, home) => (env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CONFIG_DIR : join(home, '.claude')),
   file: (scope, dirs) => (scope === 'user' ? join(dirs.configDir, 'settings.json') : join(dirs.workspace, '.claude', 'settings.json')),
   alsoRead: (scope, dirs) => (scope === 'project' ? [join(dirs.workspace, '.claude', 'settings.local.json')] : []),

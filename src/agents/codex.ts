@@ -9,11 +9,13 @@
 // screen; doctor asks Codex which entries it trusts (engine/codex-trust.ts).
 
 import { join } from 'node:path';
+import { protocolOf } from '../core/protocols/agents/index.js';
 import { type AgentDescriptor, commandGroup } from './types.js';
 
 export const codex: AgentDescriptor = {
   id: 'codex',
-  name: 'Codex',
+  name: protocolOf('codex').name,
+  ...protocolOf('codex').hooksFile,
   configDir: (env, home) => (env.CODEX_HOME ? env.CODEX_HOME : join(home, '.codex')),
   file: (scope, dirs) => (scope === 'user' ? join(dirs.configDir, 'hooks.json') : join(dirs.workspace, '.codex', 'hooks.json')),
   alsoRead: () => [],

@@ -5,6 +5,7 @@
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { protocolOf } from '../core/protocols/agents/index.js';
 import type { AgentDescriptor, AgentDirs, Scope } from './types.js';
 
 const dirOf = (scope: Scope, dirs: AgentDirs): string => (scope === 'user' ? join(dirs.configDir, 'hooks') : join(dirs.workspace, '.github', 'hooks'));
@@ -19,13 +20,12 @@ function otherFiles(scope: Scope, dirs: AgentDirs): string[] {
 
 export const copilot: AgentDescriptor = {
   id: 'copilot',
-  name: 'Copilot CLI',
+  name: protocolOf('copilot').name,
+  ...protocolOf('copilot').hooksFile,
   configDir: (env, home) => (env.COPILOT_HOME ? env.COPILOT_HOME : join(home, '.copilot')),
   file: (scope, dirs) => join(dirOf(scope, dirs), 'chrys-hooks.json'),
   alsoRead: otherFiles,
   comments: false,
-  flat: true,
-  commandKey: 'bash',
   version: 1,
   eventFlag: true,
   // userPromptSubmitted is not wired by default: Copilot does not read its output, so a prompt guard there cannot stop a prompt.

@@ -4,13 +4,15 @@
 // timeouts in milliseconds.
 
 import { join } from 'node:path';
+import { protocolOf } from '../core/protocols/agents/index.js';
 import { type AgentDescriptor, commandGroup } from './types.js';
 
 const TOOL_EVENTS = new Set(['BeforeTool', 'AfterTool']);
 
 export const gemini: AgentDescriptor = {
   id: 'gemini',
-  name: 'Gemini CLI',
+  name: protocolOf('gemini').name,
+  ...protocolOf('gemini').hooksFile,
   configDir: (_env, home) => join(home, '.gemini'),
   file: (scope, dirs) => (scope === 'user' ? join(dirs.configDir, 'settings.json') : join(dirs.workspace, '.gemini', 'settings.json')),
   alsoRead: () => [],

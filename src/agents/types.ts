@@ -1,6 +1,7 @@
 // What chrys-hooks knows about one agent's own hook config, for `install`,
-// `uninstall` and `doctor`: one descriptor per agent, one file each, so an
-// agent is added as a file (the registry is index.ts).
+// `uninstall` and `doctor`: one descriptor per agent, one file each (the
+// registry is index.ts), beside the agent's protocol descriptor
+// (core/protocols/agents/), which it reads for the agent's name and file shape.
 
 import type { AgentProtocol } from '../core/protocols/names.js';
 

@@ -1,28 +1,19 @@
-// `chrys-hooks import --from claude|codex|gemini|cursor|copilot [FILE] [--write [--global] [--force]]`.
+// `chrys-hooks import --from AGENT [FILE] [--write [--global] [--force]]`.
 
 import { ChrysError, EXIT } from '../core/errors.js';
 import type { ImportSource } from '../core/import/convert.js';
+import { AGENT_PROTOCOLS, agentList, importRulesOf, protocolOf } from '../core/protocols/agents/index.js';
 import { importConfig } from '../engine/import.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
 import { printable } from '../core/printable.js';
-
-const SOURCES: readonly ImportSource[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot'];
-
-const AGENT: Record<ImportSource, { name: string; settings: string }> = {
-  claude: { name: 'Claude Code', settings: '.claude/settings.json (and settings.local.json)' },
-  codex: { name: 'Codex', settings: '.codex/hooks.json' },
-  gemini: { name: 'Gemini CLI', settings: '.gemini/settings.json' },
-  cursor: { name: 'Cursor', settings: '.cursor/hooks.json' },
-  copilot: { name: 'Copilot CLI', settings: '.github/hooks/*.json' },
-};
 
 /** The command that wires the agent to chrys-hooks, for the given events (all it maps when none). */
 const installLine = (from: ImportSource, events: string[] = []): string => `chrys-hooks install --agent ${from}${events.length ? ` --events ${events.join(',')}` : ''}`;
 
 /** What the user must change in the agent's own settings, or hooks run twice (or never). */
 function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
-  const a = AGENT[from];
+  const a = { name: protocolOf(from).name, settings: importRulesOf(from).label };
   const others = [...new Set(otherEvents.map(printable))];
   const wire = `then wire ${a.name} to chrys-hooks: ${installLine(from)}`;
   const lines = [`next: remove the imported hooks from ${a.settings}, or ${a.name} runs each one itself and again through chrys-hooks;`, `      ${wire}`];
@@ -34,7 +25,7 @@ function afterImportSteps(from: ImportSource, otherEvents: string[]): string[] {
 
 export async function runImport(args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const from = opts.from as ImportSource | undefined;
-  if (!from || !SOURCES.includes(from)) throw new ChrysError('usage', "required option '--from <agent>' not specified (claude, codex, gemini, cursor or copilot)");
+  if (!from || !AGENT_PROTOCOLS.includes(from)) throw new ChrysError('usage', `required option '--from <agent>' not specified (${agentList()})`);
   if ((opts.global || opts.force) && !opts.write) throw new ChrysError('usage', '--global and --force need --write');
   const result = importConfig({ ...globals, from, ...(args[0] ? { file: args[0] } : {}), write: opts.write === true, global: opts.global === true, force: opts.force === true });
   // A hook imported off because no match clause is exactly the agent's matcher: said here too, not only in the YAML.

@@ -2,6 +2,8 @@
 // completions and the man page are all generated from it, and a test checks
 // that the committed completions and man page match.
 
+import { AGENT_PROTOCOLS, agentList } from '../core/protocols/agents/index.js';
+
 export interface OptionSpec {
   /** Commander flags, e.g. "--event <name>". */
   flags: string;
@@ -32,7 +34,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const EVENT_OPTION: OptionSpec = { flags: '--event <name>', description: 'event name or alias' };
-const AGENT_OPTION: OptionSpec = { flags: '--agent <agent>', description: 'claude, codex, gemini, cursor or copilot', choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] };
+const AGENT_OPTION: OptionSpec = { flags: '--agent <agent>', description: agentList(), choices: [...AGENT_PROTOCOLS] };
 const INPUT_OPTION: OptionSpec = { flags: '--input <file>', description: 'read the envelope from a file instead of stdin', file: true };
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -44,7 +46,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { ...EVENT_OPTION, description: 'event name or alias (wins over the envelope "event")' },
       { flags: '--exit-code', description: 'exit 2 when the decision is a block' },
       INPUT_OPTION,
-      { flags: '--protocol <agent>', description: "read the agent's hook input and answer in its format: claude, codex, gemini, cursor or copilot", choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
+      { flags: '--protocol <agent>', description: `read the agent's hook input and answer in its format: ${agentList()}`, choices: [...AGENT_PROTOCOLS] },
       { flags: '--fail-closed', description: 'block a guarded event when chrys-hooks, a hooks file, a guard or the input is broken (also CHRYS_HOOKS_FAIL_CLOSED=1)' },
       { flags: '--explain', description: 'trace sources, trust and each hook on stderr (also CHRYS_HOOKS_DEBUG=1)' },
     ],
@@ -95,7 +97,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: "convert another agent's hook config into a Chrys hooks.yaml",
     description: 'Reads the hook config of Claude Code (.claude/settings.json, settings.local.json), Codex (.codex/hooks.json), Gemini CLI (.gemini/settings.json), Cursor (.cursor/hooks.json) or Copilot CLI (.github/hooks/*.json) in --cwd, or FILE, and prints an equivalent hooks.yaml whose hooks run the same commands by that agent\'s protocol.',
     options: [
-      { flags: '--from <agent>', description: 'claude, codex, gemini, cursor or copilot', choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
+      { flags: '--from <agent>', description: agentList(), choices: [...AGENT_PROTOCOLS] },
       { flags: '--write', description: 'write the project hooks file instead of printing' },
       { flags: '--global', description: 'with --write: write the global hooks file' },
       { flags: '--force', description: 'with --write: replace an existing hooks file' },
@@ -200,7 +202,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       { ...INPUT_OPTION, description: 'the envelope (default: a sample built for the hook)' },
       { ...EVENT_OPTION, description: "event of the sample envelope (default: the hook's); with --protocol, an agent event name" },
-      { flags: '--protocol <agent>', description: "--input is this agent's hook input, mapped as fire --protocol maps it: claude, codex, gemini, cursor or copilot", choices: ['claude', 'codex', 'gemini', 'cursor', 'copilot'] },
+      { flags: '--protocol <agent>', description: `--input is this agent's hook input, mapped as fire --protocol maps it: ${agentList()}`, choices: [...AGENT_PROTOCOLS] },
       { flags: '--source <layer>', description: 'pick the hook of this layer when both define the id', choices: ['project', 'global'] },
       { flags: '--json', description: 'machine-readable output' },
     ],

@@ -7,6 +7,7 @@ import { EVENT_ALIASES, EVENT_NAMES, closest, lookupEvent } from './events.js';
 import type { SchemaFinding } from './diagnostics.js';
 import { MAX_PARALLEL_HOOKS, MAX_TIMEOUT_SECONDS } from './config.js';
 import type { JsonPath } from './json.js';
+import { AGENT_PROTOCOLS, type AgentProtocol } from './protocols/agents/index.js';
 
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
@@ -58,7 +59,7 @@ const runSchema = z.strictObject({
   env: z.optional(z.record(z.string(), z.string())),
   cwd: z.optional(z.string()),
   prompt_file: z.optional(z.string()),
-  protocol: z.optional(z.enum(['chrys', 'claude', 'codex', 'gemini', 'cursor', 'copilot'])),
+  protocol: z.optional(z.enum(['chrys', ...AGENT_PROTOCOLS] as ['chrys', ...AgentProtocol[]])),
 });
 
 const executionSchema = z.strictObject({

@@ -6,19 +6,12 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ChrysError } from '../core/errors.js';
 import { type ImportPlan, type ImportSource, convertAgentConfig } from '../core/import/convert.js';
+import { importRulesOf } from '../core/protocols/agents/index.js';
 import { renderHooksYaml } from '../core/import/render.js';
 import { type JsonObject, JsonSyntaxError, isJsonObject, lineCol, parseJson } from '../core/json.js';
 import { type GlobalOptions, configDirOf, globalHooksDir, projectHooksDir, workspaceOf } from '../config/locations.js';
 import { UnreadableFile, readText } from '../config/read.js';
 import { hooksFileTarget, writeHooksFile } from '../config/write-hooks.js';
-
-const CONFIG_FILES: Record<ImportSource, readonly string[]> = {
-  claude: ['.claude/settings.json', '.claude/settings.local.json'],
-  codex: ['.codex/hooks.json'],
-  gemini: ['.gemini/settings.json'],
-  cursor: ['.cursor/hooks.json'],
-  copilot: [],
-};
 
 export interface ImportOptions extends GlobalOptions {
   from: ImportSource;
@@ -39,9 +32,10 @@ export interface ImportResult {
 
 export function importConfig(opts: ImportOptions): ImportResult {
   const workspace = workspaceOf(opts);
-  const files = opts.file ? [resolve(opts.file)] : opts.from === 'copilot' ? copilotFiles(workspace) : CONFIG_FILES[opts.from].map((f) => join(workspace, f)).filter((f) => existsSync(f));
+  const wanted = importRulesOf(opts.from).files;
+  const files = opts.file ? [resolve(opts.file)] : wanted.flatMap((f) => configFiles(workspace, f));
   if (files.length === 0) {
-    throw new ChrysError('input_unreadable', `no ${opts.from === 'copilot' ? '.github/hooks/*.json' : CONFIG_FILES[opts.from].join(' or ')} in ${workspace}`, 'name the file, or pass --cwd with the project that holds it');
+    throw new ChrysError('input_unreadable', `no ${wanted.join(' or ')} in ${workspace}`, 'name the file, or pass --cwd with the project that holds it');
   }
   let plan: ImportPlan = { hooks: [], skipped: [] };
   for (const file of files) plan = convertAgentConfig(opts.from, readConfig(file), file, plan);
@@ -57,9 +51,10 @@ export function importConfig(opts: ImportOptions): ImportResult {
   return { yaml, files, plan, written: path, ...(existing && existing !== path ? { shadowed: existing } : {}) };
 }
 
-/** Copilot CLI reads every .github/hooks/*.json, in name order; chrys-hooks' own install file is not imported. */
-function copilotFiles(workspace: string): string[] {
-  const dir = join(workspace, '.github', 'hooks');
+/** The files a descriptor's entry names that exist: `dir/*.json` is every JSON file there in name order (Copilot CLI reads them all), chrys-hooks' own install file not imported. */
+function configFiles(workspace: string, entry: string): string[] {
+  if (!entry.endsWith('/*.json')) return existsSync(join(workspace, entry)) ? [join(workspace, entry)] : [];
+  const dir = join(workspace, entry.slice(0, -'/*.json'.length));
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'chrys-hooks.json').sort().map((f) => join(dir, f));
 }

@@ -4,10 +4,11 @@
 
 import { type EventName, eventSpec } from '../events.js';
 import { type Json, type JsonObject, JsonNumber, isJsonObject } from '../json.js';
+import { type AgentProtocol, importRulesOf, protocolOf } from '../protocols/agents/index.js';
 import { chrysEventOf } from '../protocols/names.js';
 import { compileToolMatcher } from '../tool-matcher.js';
 
-export type ImportSource = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
+export type ImportSource = AgentProtocol;
 
 export interface ImportedHook {
   id: string;
@@ -19,7 +20,7 @@ export interface ImportedHook {
   match: { tool_name?: string; tool_names?: string[]; tool_name_regex?: string; fields?: Record<string, string[]>; command_regex?: string } | undefined;
   run: { type: 'shell'; shell: string } | { type: 'command'; argv: string[] };
   env: Record<string, string>;
-  protocol: 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
+  protocol: AgentProtocol;
   mode: 'blocking' | 'async';
   timeoutSeconds: number | undefined;
   onError: 'warn' | 'block';
@@ -35,63 +36,7 @@ export interface ImportPlan {
   skipped: string[];
 }
 
-/**
- * The input field each agent's matcher tests on an event that is not a tool
- * event (AGENT-PROTOCOLS §1.1, §2.3, §3.3-3.4). `null`: the agent ignores a
- * matcher there, so leaving it out is exact. An event missing here: what the
- * matcher tests is not known, and the hook is imported disabled.
- */
-const CLAUDE_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
-  SessionStart: 'source',
-  SessionEnd: 'reason',
-  PreCompact: 'trigger',
-  PostCompact: 'trigger',
-  Notification: 'notification_type',
-  SubagentStart: 'agent_type',
-  SubagentStop: 'agent_type',
-  ConfigChange: 'source',
-  PermissionDenied: 'tool_name',
-  UserPromptSubmit: null,
-  Stop: null,
-  PostToolBatch: null,
-  MessageDisplay: null,
-  TaskCreated: null,
-  TaskCompleted: null,
-  TeammateIdle: null,
-  CwdChanged: null,
-  WorktreeCreate: null,
-  WorktreeRemove: null,
-};
-const CODEX_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
-  SessionStart: 'source',
-  PreCompact: 'trigger',
-  PostCompact: 'trigger',
-  SubagentStart: 'agent_type',
-  SubagentStop: 'agent_type',
-  UserPromptSubmit: null,
-  Stop: null,
-};
-const GEMINI_MATCHER_FIELD: Readonly<Record<string, string | null>> = {
-  SessionStart: 'source',
-  SessionEnd: 'reason',
-  PreCompress: 'trigger',
-  Notification: 'notification_type',
-};
-const MATCHER_FIELD: Record<ImportSource, Readonly<Record<string, string | null>>> = { claude: CLAUDE_MATCHER_FIELD, codex: CODEX_MATCHER_FIELD, gemini: GEMINI_MATCHER_FIELD, cursor: {}, copilot: {} };
-
-const PROTOCOL_OF: Record<ImportSource, ImportedHook['protocol']> = { claude: 'claude', codex: 'codex', gemini: 'gemini', cursor: 'cursor', copilot: 'copilot' };
-// The agents' own default timeouts (seconds), so an imported hook gets the time it had.
-const DEFAULT_TIMEOUT: Record<ImportSource, number | undefined> = { claude: 600, codex: 600, gemini: 60, cursor: undefined, copilot: 30 };
-// Cursor's one-tool gates fire before_tool_call / after_tool_call for that tool only: the match says so, so the hook is not widened.
-const CURSOR_TOOL_OF: Record<string, ImportedHook['match']> = {
-  beforeShellExecution: { tool_name: 'Shell' },
-  afterShellExecution: { tool_name: 'Shell' },
-  beforeMCPExecution: { tool_name_regex: '^MCP:' },
-  afterMCPExecution: { tool_name_regex: '^MCP:' },
-  beforeReadFile: { tool_name: 'Read' },
-  afterFileEdit: { tool_name: 'Write' },
-};
-const flat = (from: ImportSource): boolean => from === 'cursor' || from === 'copilot';
+const flat = (from: ImportSource): boolean => protocolOf(from).hooksFile.flat === true;
 const TOOL_EVENTS: readonly EventName[] = ['before_tool_call', 'after_tool_call', 'tool_error', 'permission_request'];
 
 /** Converts one agent config file's content; `file` names it in descriptions. */
@@ -107,7 +52,7 @@ export function convertAgentConfig(from: ImportSource, config: JsonObject, file:
   }
   const disabled = from === 'gemini' && Array.isArray(hooks.disabled) ? hooks.disabled.filter((n): n is string => typeof n === 'string') : [];
   for (const [agentEvent, groups] of Object.entries(hooks)) {
-    if (from === 'gemini' && ['enabled', 'disabled', 'notifications'].includes(agentEvent)) continue;
+    if (importRulesOf(from).settingsKeys.includes(agentEvent)) continue;
     const event = eventFor(from, agentEvent);
     if (!event) {
       plan.skipped.push(`${file}: event "${agentEvent}" has no chrys-hooks equivalent; its hooks were not imported`);
@@ -152,14 +97,14 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
   const { agentEvent, event, group, handler, file, where } = site;
   const type = handler.type ?? 'command';
   // Copilot: `bash` (Unix) and `powershell`; chrys-hooks runs the Unix one.
-  const command = from === 'copilot' ? handler.bash : handler.command;
+  const command = handler[protocolOf(from).hooksFile.commandKey ?? 'command'];
   if (type !== 'command' || typeof command !== 'string' || command.trim() === '') {
     const what = type === 'command' ? 'has no command' : `is a ${JSON.stringify(plainJson(type))} handler`;
     plan.skipped.push(`${file}: ${where} ${what}; only command handlers can be imported`);
     return undefined;
   }
   const notes: string[] = [];
-  const converted = from === 'cursor' && Object.hasOwn(CURSOR_TOOL_OF, agentEvent) ? cursorGateMatch(agentEvent, group.matcher) : convertMatcher(from, event, agentEvent, group.matcher, notes);
+  const converted = Object.hasOwn(importRulesOf(from).gateTools, agentEvent) ? gateMatch(from, agentEvent, group.matcher) : convertMatcher(from, event, agentEvent, group.matcher, notes);
   if (converted === null) {
     plan.skipped.push(`${file}: ${where}: matcher ${JSON.stringify(group.matcher)} is not a valid regex; ${from === 'claude' || from === 'codex' ? 'the agent never runs this hook' : 'not imported'}`);
     return undefined;
@@ -189,9 +134,9 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
     match,
     run: args ? { type: 'command', argv: [command, ...args] } : { type: 'shell', shell: command },
     env: envOf(handler.env),
-    protocol: PROTOCOL_OF[from],
+    protocol: from,
     mode: handler.async === true ? 'async' : 'blocking',
-    timeoutSeconds: timeoutOf(from, event, from === 'copilot' ? handler.timeoutSec : handler.timeout),
+    timeoutSeconds: timeoutOf(from, event, handler[importRulesOf(from).timeoutKey]),
     onError: handler.failClosed === true ? 'block' : 'warn',
     notes,
     ...(disabledReason ? { disabledReason } : {}),
@@ -199,12 +144,12 @@ function convertHandler(from: ImportSource, site: HandlerSite, plan: ImportPlan)
 }
 
 /**
- * A Cursor gate of one tool: the tool's match; a matcher on the command line
- * (shell gates) becomes a match on the command. Any other matcher has no
+ * A gate of one tool (Cursor's): the tool's match; a matcher on the command
+ * line (shell gates) becomes a match on the command. Any other matcher has no
  * exact equivalent: the hook is imported disabled, never broader.
  */
-function cursorGateMatch(agentEvent: string, matcher: Json | undefined): Converted | null {
-  const base = CURSOR_TOOL_OF[agentEvent]!;
+function gateMatch(from: ImportSource, agentEvent: string, matcher: Json | undefined): Converted | null {
+  const base = importRulesOf(from).gateTools[agentEvent]!;
   if (matcher === undefined || matcher === null || matcher === '' || matcher === '*') return { match: base };
   if (typeof matcher === 'string' && (agentEvent === 'beforeShellExecution' || agentEvent === 'afterShellExecution')) {
     if (!compileToolMatcher(matcher).ok) return null;
@@ -243,7 +188,7 @@ function convertMatcher(from: ImportSource, event: EventName, agentEvent: string
       names = [...names, 'apply_patch'];
       notes.push(`Codex runs a matcher naming Edit or Write for apply_patch too, so apply_patch is in tool_names`);
     }
-    if (from === 'gemini' || from === 'codex') notes.push(`${from === 'gemini' ? 'Gemini CLI' : 'Codex'} reads matcher ${JSON.stringify(matcher)} as an unanchored regex; this hook matches the names exactly, which is never broader`);
+    if (from === 'gemini' || from === 'codex') notes.push(`${protocolOf(from).name} reads matcher ${JSON.stringify(matcher)} as an unanchored regex; this hook matches the names exactly, which is never broader`);
     return { match: names.length === 1 ? { tool_name: names[0]! } : { tool_names: names } };
   }
   return { match: { tool_name_regex: matcher } };
@@ -251,7 +196,7 @@ function convertMatcher(from: ImportSource, event: EventName, agentEvent: string
 
 /** A matcher on an event without a tool: a match on the input field the agent tests, exactly, or off. */
 function fieldMatcher(from: ImportSource, agentEvent: string, matcher: string, notes: string[]): Converted {
-  const table = MATCHER_FIELD[from];
+  const table = importRulesOf(from).matcherField;
   const field = Object.hasOwn(table, agentEvent) ? table[agentEvent] : undefined;
   if (field === null) {
     notes.push(`matcher ${JSON.stringify(matcher)} on ${agentEvent} was not carried over: the agent ignores matchers on ${agentEvent}, so this hook runs on every ${agentEvent}, as it did`);
@@ -268,9 +213,9 @@ function fieldMatcher(from: ImportSource, agentEvent: string, matcher: string, n
 
 function timeoutOf(from: ImportSource, event: EventName, raw: Json | undefined): number | undefined {
   const value = raw instanceof JsonNumber ? raw.toNumber() : undefined;
-  if (value !== undefined && value > 0) return from === 'gemini' ? value / 1000 : value; // Gemini: milliseconds
-  if (from === 'claude' && event === 'user_prompt_submit') return 30;
-  return DEFAULT_TIMEOUT[from];
+  const rules = importRulesOf(from);
+  if (value !== undefined && value > 0) return rules.timeoutUnit === 'milliseconds' ? value / 1000 : value;
+  return rules.eventTimeouts[event] ?? rules.defaultTimeout;
 }
 
 function envOf(raw: Json | undefined): Record<string, string> {

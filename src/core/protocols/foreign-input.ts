@@ -6,6 +6,7 @@
 import type { EventName } from '../events.js';
 import { type Json, type JsonObject, JsonNumber, isJsonObject, stringifyJson } from '../json.js';
 import { AGENT_CWD_KEY, AGENT_PROTOCOL_KEY, AGENT_TIMESTAMP_KEY, SESSION_FROM_KEY } from './inbound.js';
+import { type AgentProtocolDescriptor, protocolOf } from './agents/index.js';
 import { type AgentProtocol, agentEventOf, shellCommandOf } from './names.js';
 
 // Keys the envelope adds on top of an agent's input.
@@ -38,7 +39,7 @@ export function envelopeToAgentInput(protocol: AgentProtocol, envelope: JsonObje
   }
   if (protocol === 'cursor') return cursorInput(envelope, event, tool);
   if (protocol === 'copilot') return copilotInput(envelope, event, tool);
-  return protocol === 'gemini' ? geminiInput(envelope, event, tool) : claudeInput(envelope, event, tool);
+  return protocol === 'gemini' ? geminiInput(envelope, event, tool) : claudeInput(protocol, envelope, event, tool);
 }
 
 const str = (v: Json | undefined, fallback = ''): string => (typeof v === 'string' ? v : fallback);
@@ -53,8 +54,15 @@ function common(envelope: JsonObject, name: string): JsonObject {
   };
 }
 
-function claudeInput(envelope: JsonObject, event: EventName, tool: JsonObject | undefined): JsonObject {
-  const name = agentEventOf('claude', event) ?? str(envelope.hook_event_name, event);
+/** SessionStart's `source` (the agent's name for a resumed session on session_restored) and SessionEnd's `reason`, the agent's defaults where the envelope has none. */
+function sessionFields(out: JsonObject, defaults: NonNullable<AgentProtocolDescriptor['session']>, envelope: JsonObject, event: EventName): void {
+  if (event === 'session_start') out.source = str(envelope.source, defaults.source);
+  if (event === 'session_restored') out.source = defaults.restoredSource;
+  if (event === 'session_end') out.reason = str(envelope.reason, defaults.endReason);
+}
+
+function claudeInput(protocol: AgentProtocol, envelope: JsonObject, event: EventName, tool: JsonObject | undefined): JsonObject {
+  const name = agentEventOf(protocol, event) ?? str(envelope.hook_event_name, event);
   const out = common(envelope, name);
   out.permission_mode = str(envelope.permission_mode, 'default');
   if (tool) {
@@ -70,8 +78,7 @@ function claudeInput(envelope: JsonObject, event: EventName, tool: JsonObject | 
     out.stop_hook_active = envelope.stop_hook_active ?? false;
     if (envelope.last_assistant_message !== undefined) out.last_assistant_message = envelope.last_assistant_message;
   }
-  if (event === 'session_start' || event === 'session_restored') out.source = event === 'session_restored' ? 'resume' : str(envelope.source, 'startup');
-  if (event === 'session_end') out.reason = str(envelope.reason, 'other');
+  sessionFields(out, protocolOf(protocol).session!, envelope, event);
   if (event === 'pre_compact') out.trigger = str(envelope.trigger, 'auto');
   return out;
 }
@@ -90,8 +97,7 @@ function geminiInput(envelope: JsonObject, event: EventName, tool: JsonObject | 
   }
   if (event === 'user_prompt_submit' || event === 'conversation_done') out.prompt = str(envelope.text, str(envelope.user_text));
   if (event === 'conversation_done') out.stop_hook_active = envelope.stop_hook_active ?? false;
-  if (event === 'session_start') out.source = str(envelope.source, 'startup');
-  if (event === 'session_end') out.reason = str(envelope.reason, 'exit');
+  sessionFields(out, protocolOf('gemini').session!, envelope, event);
   if (event === 'pre_compact') out.trigger = str(envelope.trigger, 'auto');
   return out;
 }
@@ -148,8 +154,7 @@ function copilotInput(envelope: JsonObject, event: EventName, tool: JsonObject |
   const result = resultOf(envelope);
   if (event === 'after_tool_call' || event === 'tool_error') out.toolResult = { resultType: event === 'tool_error' ? 'failure' : 'success', textResultForLlm: str(result.text) };
   if (event === 'user_prompt_submit') out.prompt = str(envelope.text, str(envelope.user_text));
-  if (event === 'session_start' || event === 'session_restored') out.source = event === 'session_restored' ? 'resume' : str(envelope.source, 'new');
-  if (event === 'session_end') out.reason = str(envelope.reason, 'complete');
+  sessionFields(out, protocolOf('copilot').session!, envelope, event);
   if (event === 'error') out.error = { message: str(envelope.error_message, str(envelope.message)), name: 'Error' };
   return out;
 }

@@ -11,28 +11,27 @@
 
 import type { Outcome } from '../decide.js';
 import { type Json, type JsonObject, isJsonObject, parseJson, stringifyJson } from '../json.js';
-import type { AgentProtocol } from './names.js';
+import { AGENT_PROTOCOLS, type AgentProtocol, protocolOf } from './agents/index.js';
 
 export interface AgentRun extends Outcome {
   stdout: string;
   stderr: string;
 }
 
-const PLAIN_TEXT_CONTEXT: Record<AgentProtocol, readonly string[]> = {
-  claude: ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart'],
-  codex: ['UserPromptSubmit', 'SessionStart', 'SubagentStart'],
-  gemini: [],
-  cursor: [],
-  copilot: [],
-};
-const EXIT2_BLOCKS = ['preToolUse', 'beforeShellExecution', 'beforeMCPExecution', 'beforeReadFile', 'beforeSubmitPrompt', 'subagentStart', 'PreToolUse', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'PostToolUse', 'PostToolUseFailure', 'BeforeTool', 'BeforeAgent', 'AfterAgent', 'AfterTool'];
+// A hook's input can carry another agent's name for its event (Cursor's
+// preToolUse under --protocol claude, kept from the agent's own input), so
+// exit 2 is read by every agent's exit-2 events but Copilot's, whose exit 2 is
+// its own (below).
+const EXIT2_READ: ReadonlySet<string> = new Set(
+  AGENT_PROTOCOLS.filter((p) => p !== 'copilot').flatMap((p) => [...protocolOf(p).exit2Blocks, ...protocolOf(p).exit2Feedback]),
+);
 
 /** The record re-read by the agent's rules: status ok with a result, or a failure. */
 export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, agentEvent: string, run: T): T {
   if (run.status === 'ok') return withResult(run, ...fromStdout(protocol, agentEvent, run.stdout));
   if (run.status !== 'failed' || run.exitCode === null) return run; // timeout, signal, launch error
   const stderr = run.stderr.trim();
-  if (run.exitCode === 2 && protocol === 'copilot' && agentEvent !== 'permissionRequest') {
+  if (run.exitCode === 2 && protocol === 'copilot' && !protocolOf(protocol).exit2Blocks.includes(agentEvent)) {
     // Copilot CLI reads exit 2 as a warning, except on permissionRequest.
     return withResult(run, { kind: 'json', value: stderr ? { context: [{ text: stderr, channel: 'ui_notice' }] } : {} });
   }
@@ -40,7 +39,7 @@ export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, ag
   if (run.exitCode === 2) {
     if (protocol === 'codex' && stderr === '') return { ...run, error: 'exited with status 2 and empty stderr (Codex treats that as a failure, not a block)' };
     if (agentEvent === 'PermissionRequest') return { ...run, error: 'exited with status 2, which PermissionRequest does not honour (deny with hookSpecificOutput.decision.behavior)' };
-    if (EXIT2_BLOCKS.includes(agentEvent)) return withResult(run, { kind: 'json', value: { action: 'block', reason: stderr || `blocked (exit 2)` } });
+    if (EXIT2_READ.has(agentEvent)) return withResult(run, { kind: 'json', value: { action: 'block', reason: stderr || `blocked (exit 2)` } });
     // Elsewhere exit 2 only shows stderr to the user.
     return withResult(run, { kind: 'json', value: stderr ? { context: [{ text: stderr, channel: 'ui_notice' }] } : {} });
   }
@@ -61,7 +60,7 @@ function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string)
   if (text === '') return [{ kind: 'none' }];
   if ((protocol === 'cursor' || protocol === 'copilot') && !text.startsWith('{')) return [{ kind: 'none' }];
   if (protocol !== 'gemini' && !text.startsWith('{')) {
-    if (!PLAIN_TEXT_CONTEXT[protocol].includes(agentEvent)) return [{ kind: 'none' }]; // formatter output, an echo: not a decision
+    if (!protocolOf(protocol).plainTextContext.includes(agentEvent)) return [{ kind: 'none' }]; // formatter output, an echo: not a decision
     return [{ kind: 'json', value: agentEvent === 'UserPromptSubmit' ? { system_reminder: text } : { context: [{ text, channel: 'pre_prompt' }] } }];
   }
   const json = parseObject(text);

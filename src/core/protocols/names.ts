@@ -1,113 +1,25 @@
 // The event and tool names of the agents chrys-hooks speaks to
-// (docs/agents.md): which agent event is which Chrys event, and back.
-// Claude Code and Codex share one family of names; Gemini CLI has its own.
+// (docs/agents.md): which agent event is which Chrys event, and back, as
+// each agent's descriptor (agents/) says.
 
 import type { EventName } from '../events.js';
+import { type AgentProtocol, protocolOf } from './agents/index.js';
 
-export type AgentProtocol = 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
-export const AGENT_PROTOCOLS: readonly AgentProtocol[] = ['claude', 'codex', 'gemini', 'cursor', 'copilot'];
-
-/** Claude Code / Codex events with a Chrys counterpart. */
-const CLAUDE_EVENTS: Readonly<Record<string, EventName>> = {
-  PreToolUse: 'before_tool_call',
-  PostToolUse: 'after_tool_call',
-  PostToolUseFailure: 'tool_error',
-  PermissionRequest: 'permission_request',
-  UserPromptSubmit: 'user_prompt_submit',
-  SessionStart: 'session_start',
-  SessionEnd: 'session_end',
-  Stop: 'conversation_done',
-  SubagentStart: 'sub_agent_start',
-  SubagentStop: 'sub_agent_end',
-  PreCompact: 'pre_compact',
-  StopFailure: 'error',
-  Interrupt: 'user_interrupt',
-};
-
-// Documented events with no Chrys counterpart: they fire `other`, their name kept in hook_event_name.
-const CLAUDE_OTHER = [
-  'Setup', 'UserPromptExpansion', 'PermissionDenied', 'PostToolBatch', 'Notification', 'MessageDisplay', 'TaskCreated',
-  'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange', 'CwdChanged', 'DirectoryAdded', 'FileChanged',
-  'WorktreeCreate', 'WorktreeRemove', 'PostCompact', 'Elicitation', 'ElicitationResult', 'PreModelSwitch', 'PostModelSwitch',
-];
-
-// Cursor's own hooks.json names (Claude-shaped input for these); `import` and `fire --protocol claude` accept them.
-export const CURSOR_EVENTS: Readonly<Record<string, EventName>> = {
-  preToolUse: 'before_tool_call',
-  postToolUse: 'after_tool_call',
-  postToolUseFailure: 'tool_error',
-  beforeSubmitPrompt: 'user_prompt_submit',
-  sessionStart: 'session_start',
-  sessionEnd: 'session_end',
-  stop: 'conversation_done',
-  subagentStart: 'sub_agent_start',
-  subagentStop: 'sub_agent_end',
-  preCompact: 'pre_compact',
-};
-
-const GEMINI_EVENTS: Readonly<Record<string, EventName>> = {
-  BeforeTool: 'before_tool_call',
-  AfterTool: 'after_tool_call',
-  BeforeAgent: 'user_prompt_submit',
-  AfterAgent: 'conversation_done',
-  SessionStart: 'session_start',
-  SessionEnd: 'session_end',
-  PreCompress: 'pre_compact',
-};
-const GEMINI_OTHER = ['Notification', 'BeforeModel', 'AfterModel', 'BeforeToolSelection'];
-
-// `fire --protocol cursor`: Cursor's own events, its gates on one tool each
-// (shell, MCP, file read) as before_tool_call of that tool.
-const CURSOR_NATIVE: Readonly<Record<string, EventName>> = {
-  ...CURSOR_EVENTS,
-  beforeShellExecution: 'before_tool_call',
-  beforeMCPExecution: 'before_tool_call',
-  beforeReadFile: 'before_tool_call',
-  afterShellExecution: 'after_tool_call',
-  afterMCPExecution: 'after_tool_call',
-  afterFileEdit: 'after_tool_call',
-};
-// Tab and app hooks, and the response/thought observers: no Chrys counterpart.
-const CURSOR_OTHER = ['afterAgentResponse', 'afterAgentThought', 'beforeTabFileRead', 'afterTabFileEdit', 'workspaceOpen'];
-
-/** Copilot CLI's camelCase events (its PascalCase names are the Claude family, under --protocol claude). */
-const COPILOT_EVENTS: Readonly<Record<string, EventName>> = {
-  preToolUse: 'before_tool_call',
-  postToolUse: 'after_tool_call',
-  postToolUseFailure: 'tool_error',
-  permissionRequest: 'permission_request',
-  userPromptSubmitted: 'user_prompt_submit',
-  sessionStart: 'session_start',
-  sessionEnd: 'session_end',
-  agentStop: 'conversation_done',
-  subagentStop: 'sub_agent_end',
-  errorOccurred: 'error',
-};
-const COPILOT_OTHER = ['notification'];
-
-type Family = 'claude' | 'gemini' | 'cursor' | 'copilot';
-const family = (p: AgentProtocol): Family => (p === 'codex' ? 'claude' : p);
-
-const TABLES: Readonly<Record<Family, readonly [Readonly<Record<string, EventName>>, readonly string[]]>> = {
-  claude: [CLAUDE_EVENTS, CLAUDE_OTHER],
-  gemini: [GEMINI_EVENTS, GEMINI_OTHER],
-  cursor: [CURSOR_NATIVE, CURSOR_OTHER],
-  copilot: [COPILOT_EVENTS, COPILOT_OTHER],
-};
+export { AGENT_PROTOCOLS, type AgentProtocol } from './agents/index.js';
 
 /** The Chrys event of an agent event name; undefined when the agent does not document it. */
 export function chrysEventOf(protocol: AgentProtocol, agentEvent: string): EventName | undefined {
-  const [mapped, other] = TABLES[family(protocol)];
-  if (Object.hasOwn(mapped, agentEvent)) return mapped[agentEvent];
-  if (other.includes(agentEvent)) return 'other';
-  if (family(protocol) === 'claude' && Object.hasOwn(CURSOR_EVENTS, agentEvent)) return CURSOR_EVENTS[agentEvent];
+  const d = protocolOf(protocol);
+  if (Object.hasOwn(d.events, agentEvent)) return d.events[agentEvent];
+  if (d.otherEvents.includes(agentEvent)) return 'other';
+  if (Object.hasOwn(d.aliases, agentEvent)) return d.events[d.aliases[agentEvent]!];
   return undefined;
 }
 
-/** Claude's own name for a Cursor-style name `fire --protocol claude` accepts (preToolUse → PreToolUse); other names as given. */
-export function claudeEventName(agentEvent: string): string {
-  if (!Object.hasOwn(CURSOR_EVENTS, agentEvent)) return agentEvent;
-  return Object.keys(CLAUDE_EVENTS).find((k) => CLAUDE_EVENTS[k] === CURSOR_EVENTS[agentEvent]) ?? agentEvent;
+/** The agent's own name for an alias it accepts (preToolUse → PreToolUse under --protocol claude); other names as given. */
+export function ownEventName(protocol: AgentProtocol, agentEvent: string): string {
+  const aliases = protocolOf(protocol).aliases;
+  return Object.hasOwn(aliases, agentEvent) ? aliases[agentEvent]! : agentEvent;
 }
 
 /** A Cursor-style (lowerCamelCase) name: Cursor's hooks gate on some we do not map (beforeShellExecution). */
@@ -115,27 +27,14 @@ export const isCursorStyleName = (agentEvent: string): boolean => /^[a-z][A-Za-z
 
 /** The agent event a Chrys event is sent as to a foreign hook (`run.protocol`). */
 export function agentEventOf(protocol: AgentProtocol, event: EventName): string | undefined {
-  const f = family(protocol);
-  if (f === 'cursor' || f === 'copilot') {
-    if (event === 'session_restored') return 'sessionStart';
-    if (f === 'cursor' && event === 'before_tool_call') return 'preToolUse';
-    if (f === 'cursor' && event === 'after_tool_call') return 'postToolUse';
-    const [mapped] = TABLES[f];
-    return Object.keys(mapped).find((k) => mapped[k] === event);
-  }
-  if (f === 'gemini') {
-    if (event === 'tool_error') return 'AfterTool';
-    if (event === 'session_restored') return 'SessionStart';
-    return Object.keys(GEMINI_EVENTS).find((k) => GEMINI_EVENTS[k] === event);
-  }
-  if (event === 'session_restored') return 'SessionStart';
-  return Object.keys(CLAUDE_EVENTS).find((k) => CLAUDE_EVENTS[k] === event);
+  const d = protocolOf(protocol);
+  return d.sendAs[event] ?? Object.keys(d.events).find((k) => d.events[k] === event);
 }
 
 /** Every event name the agent documents, for golden tests and `import`. */
 export function agentEvents(protocol: AgentProtocol): string[] {
-  const [mapped, other] = TABLES[family(protocol)];
-  return [...Object.keys(mapped), ...other];
+  const d = protocolOf(protocol);
+  return [...Object.keys(d.events), ...d.otherEvents];
 }
 
 // Tool kinds for `match.tool_kind`, from the agents' built-in tool names.

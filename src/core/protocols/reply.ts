@@ -8,7 +8,8 @@ import type { Decision } from '../decide.js';
 import type { EventName } from '../events.js';
 import { type JsonObject, JsonNumber, isJsonObject, parseJson, stringifyJson } from '../json.js';
 import { claudeToolOutput } from './claude-tool-output.js';
-import { type AgentProtocol, CURSOR_EVENTS, chrysEventOf, claudeEventName, isCursorStyleName } from './names.js';
+import { protocolOf } from './agents/index.js';
+import { type AgentProtocol, chrysEventOf, isCursorStyleName, ownEventName } from './names.js';
 
 export interface AgentReply {
   stdout: string;
@@ -26,16 +27,15 @@ export function replyObject(reply: AgentReply): JsonObject {
   return { ...(isJsonObject(answer) ? answer : {}), exit_code: new JsonNumber(String(reply.exitCode)), stderr: reply.stderr.replace(/\n$/, '') };
 }
 
-// Where the agent reads hookSpecificOutput.additionalContext.
-const CONTEXT_EVENTS: Record<AgentProtocol, readonly string[]> = {
-  claude: ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SessionStart', 'SubagentStart', 'Stop', 'SubagentStop'],
-  codex: ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SubagentStart'],
-  gemini: ['BeforeTool', 'AfterTool', 'BeforeAgent', 'SessionStart'],
-  cursor: [],
-  copilot: [],
+/**
+ * The Chrys events of the agent's exit-2 blocks: where a block is answered by
+ * exit 2 (under --exit-code, or where the output would say nothing). After a
+ * tool nothing is blocked, so exit2Feedback is not among them.
+ */
+const exit2Events = (protocol: AgentProtocol): EventName[] => {
+  const d = protocolOf(protocol);
+  return d.exit2Blocks.map((name) => d.events[name]!);
 };
-// Where exit 2 blocks: not on PermissionRequest (the agents ignore it there); after a tool nothing is blocked.
-const EXIT2_BLOCKS: readonly EventName[] = ['before_tool_call', 'user_prompt_submit', 'conversation_done', 'sub_agent_end'];
 
 export interface ReplyOptions {
   exitCode?: boolean;
@@ -49,18 +49,19 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
   if (protocol === 'copilot') return copilotReply(given, asked);
   const decision = askWithoutAsk(protocol, given);
   const reason = decision.reason || 'blocked by chrys-hooks';
-  const agentEvent = protocol === 'gemini' ? asked : claudeEventName(asked);
+  const agentEvent = ownEventName(protocol, asked);
   if (protocol === 'claude' && isCursorStyleName(asked) && chrysEventOf(protocol, asked) === undefined) return unknownCursorEvent(asked);
-  if (opts.exitCode && decision.blocked && EXIT2_BLOCKS.includes(decision.event)) {
+  const exit2 = exit2Events(protocol);
+  if (opts.exitCode && decision.blocked && exit2.includes(decision.event)) {
     return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
   }
   const out = protocol === 'gemini' ? geminiOutput(decision, agentEvent) : claudeOutput(protocol, decision, agentEvent, opts.input ?? {});
   // A block must never read as an allow: where the output has no decision in it, exit 2 says it.
-  if (decision.blocked && EXIT2_BLOCKS.includes(decision.event) && out.decision === undefined && out.hookSpecificOutput === undefined) {
+  if (decision.blocked && exit2.includes(decision.event) && out.decision === undefined && out.hookSpecificOutput === undefined) {
     return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
   }
   const context = modelContext(decision, agentEvent);
-  if (context && CONTEXT_EVENTS[protocol].includes(agentEvent)) {
+  if (context && protocolOf(protocol).contextEvents.includes(agentEvent)) {
     out.hookSpecificOutput = { hookEventName: agentEvent, ...(out.hookSpecificOutput as JsonObject | undefined), additionalContext: context };
   }
   const notices = [
@@ -77,8 +78,6 @@ export function decisionToReply(protocol: AgentProtocol, given: Decision, asked:
   return { stdout: stringifyJson(out), stderr: '', exitCode: 0 };
 }
 
-const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor', copilot: 'Copilot CLI' };
-
 /**
  * A hook's ask or defer on a tool call where the agent has none (AGENT-PROTOCOLS:
  * Codex parses PreToolUse "ask" but runs the call; Gemini blocks only on
@@ -87,7 +86,7 @@ const AGENT_NAMES: Record<AgentProtocol, string> = { claude: 'Claude Code', code
  */
 function askWithoutAsk(protocol: AgentProtocol, d: Decision, agentHasAsk = protocol === 'claude'): Decision {
   if (agentHasAsk || d.event !== 'before_tool_call' || d.blocked || (d.permission !== 'ask' && d.permission !== 'defer')) return d;
-  const agent = AGENT_NAMES[protocol];
+  const agent = protocolOf(protocol).name;
   const what = d.permission === 'ask' ? 'asked for the user\'s confirmation of this tool call' : 'deferred this tool call';
   const reason = `a hook ${what}, which ${agent} cannot do for a tool call, so chrys-hooks denies it instead (confirm with the user, then retry)`;
   return {
@@ -105,7 +104,7 @@ function askWithoutAsk(protocol: AgentProtocol, d: Decision, agentHasAsk = proto
  * Denied with Claude's exit 2, the reason on stderr.
  */
 function unknownCursorEvent(name: string): AgentReply {
-  const known = Object.keys(CURSOR_EVENTS).join(', ');
+  const known = Object.keys(protocolOf('claude').aliases).join(', ');
   return { stdout: '', stderr: `chrys-hooks: event "${name}" is not one chrys-hooks knows under --protocol claude, so no hook ran; denied rather than allowed (use a Claude event name, or one of ${known})\n`, exitCode: 2 };
 }
 
@@ -207,7 +206,7 @@ function cursorReply(given: Decision, asked: string, opts: { exitCode?: boolean 
   const reason = d.reason || 'blocked by chrys-hooks';
   const notices = noticesOf(d);
   const gate = CURSOR_GATES.includes(asked);
-  if (opts.exitCode && d.blocked && (gate || asked === 'beforeSubmitPrompt')) return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
+  if (opts.exitCode && d.blocked && protocolOf('cursor').exit2Blocks.includes(asked)) return { stdout: '', stderr: `${reason}\n`, exitCode: 2 };
   const out: JsonObject = {};
   if (gate) {
     if (d.blocked) Object.assign(out, { permission: 'deny', user_message: reason, agent_message: reason });
@@ -218,7 +217,7 @@ function cursorReply(given: Decision, asked: string, opts: { exitCode?: boolean 
     if (d.blocked) Object.assign(out, { continue: false, user_message: reason });
   } else if (asked === 'stop' || asked === 'subagentStop') {
     if (d.blocked) out.followup_message = reason;
-  } else if (asked === 'postToolUse' || asked === 'afterMCPExecution' || asked === 'sessionStart') {
+  } else if (protocolOf('cursor').contextEvents.includes(asked)) {
     const after = asked !== 'sessionStart';
     const parts = [...(after ? [d.replace_result ?? d.block_feedback].filter((x): x is string => x !== null && x !== undefined) : []), ...(after ? d.extra_context : []), ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text), ...d.system_reminders];
     if (parts.length > 0) out.additional_context = parts.join('\n\n');
@@ -259,6 +258,6 @@ function copilotReply(d: Decision, asked: string): AgentReply {
       if (d.blocked) notices.unshift(`chrys-hooks: a hook blocked this prompt (${reason}), but Copilot CLI does not read userPromptSubmitted output, so the prompt goes on`);
       break;
   }
-  if (context && ['preToolUse', 'postToolUse', 'sessionStart', 'notification'].includes(asked)) out.additionalContext = context;
+  if (context && protocolOf('copilot').contextEvents.includes(asked)) out.additionalContext = context;
   return { stdout: stringifyJson(out), stderr: notices.map((n) => `${n}\n`).join(''), exitCode: 0 };
 }
