@@ -6,7 +6,7 @@
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.unit.config.ts' },
-  mutate: ['src/core/**/*.ts', 'src/run/**/*.ts', 'src/outbox/**/*.ts'],
+  mutate: ['src/base/**/*.ts', 'src/core/**/*.ts', 'src/run/**/*.ts', 'src/outbox/**/*.ts'],
   coverageAnalysis: 'perTest',
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 const threshold = Number(process.env.MUTATION_THRESHOLD ?? 80);
-const FOLDERS = ['src/core', 'src/run', 'src/outbox'];
+const FOLDERS = ['src/base', 'src/core', 'src/run', 'src/outbox'];
 const extra = process.argv.slice(2);
 
 const run = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', ...extra], { stdio: 'inherit' });

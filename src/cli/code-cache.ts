@@ -11,8 +11,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { ensureDir } from '../config/runtime-layout.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { ensureDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 
 export type CacheTier = 'hooks' | 'lean';
 const TIERS: readonly CacheTier[] = ['hooks', 'lean'];

@@ -28,7 +28,7 @@ export async function runOutbox(args: string[], opts: Record<string, unknown>, g
   const json = Boolean(opts.json);
   if (action === 'migrate') {
     if (jobId !== undefined) throw new ChrysError('usage', 'outbox migrate takes no job id', 'it moves every pending job; use --to postgres or --to files');
-    const { migrateOutbox } = await import('../outbox/pg/migrate-command.js');
+    const { migrateOutbox } = await import('./outbox-migrate.js');
     return migrateOutbox(configDirOf(globals), opts.to, json);
   }
   const backend = await backendOf(configDirOf(globals));

@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { Layer } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { RawHooksFile } from '../core/schema.js';
-import { ensureDir, runtimeDir } from './runtime-layout.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
-import { keyedName } from '../state/keyed-name.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
+import { keyedName } from '../base/keyed-name.js';
 import { VERSION } from '../version.js';
 
 export interface CachedFile {

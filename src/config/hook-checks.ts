@@ -11,8 +11,8 @@ import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { Hook, Layer } from '../core/config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { eventSpec } from '../core/events.js';
-import { interpreterFor } from '../run/interpreter.js';
-import { resolveFromHookFile } from '../run/invocation.js';
+import { interpreterFor } from '../base/interpreter.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
 import type { FileLoad } from './hooks-file.js';
 
 export interface CheckContext {

@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
 import { type ProjectTrust, type TrustDiff, type TrustedFile, describeDiff, diffTrusted, isEmptyDiff } from '../core/trust.js';
-import { resolveFromHookFile } from '../run/invocation.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
 import { type GlobalOptions, projectHooksDir, samePhysicalFile, trustOverride } from './locations.js';
 import { inside, readNow, realPathOr, untrackedTreeFiles, workspaceKey } from './trust-files.js';
 import { readTrustRecord, recordDirProblem, trustRecordPath } from './trust-record.js';

@@ -4,7 +4,7 @@
 // positions as it goes.
 
 import { type JsonPath, JsonPositions, JsonSyntaxError, lineCol, parseJson, toPlain } from '../core/json.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../base/regular-file.js';
 import { rootCauses } from './yaml-errors.js';
 
 export interface Position {

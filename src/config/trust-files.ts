@@ -21,9 +21,10 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { type ShellReading, readArgv, readShellLine } from '../core/shell-words.js';
 import type { FileNow, TrustedFile } from '../core/trust.js';
-import { expandTemplate, resolveFromHookFile } from '../run/invocation.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
+import { expandTemplate } from '../core/hook-template.js';
 import { projectHooksDir } from './locations.js';
-import { readRegularFile } from './regular-file.js';
+import { readRegularFile } from '../base/regular-file.js';
 
 /** The path with symlinks resolved, or as given (absolute) when it does not exist. */
 export function realPathOr(path: string): string {

@@ -5,8 +5,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { type TrustRecord, parseTrustRecord } from '../core/trust.js';
-import { ensureDir, runtimeDir } from './runtime-layout.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { inside } from './trust-files.js';
 
 export const trustRecordPath = (configDir: string): string => join(runtimeDir(configDir, 'state'), 'trust.json');

@@ -4,7 +4,7 @@
 
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { HOOKS_FILE_NAMES, findFirst } from './locations.js';
 
 export type WriteRefusal = { code: 'exists'; path: string } | { code: 'symlink'; path: string };

@@ -19,7 +19,8 @@ import { discover } from '../config/discover.js';
 import { configDirOf } from '../config/locations.js';
 import { readSessionRoot, recordSessionRoot } from '../state/session-root.js';
 import { type AgentReply, decisionToReply } from '../core/protocols/reply.js';
-import { type FireOptions, fireEnvelope } from './fire.js';
+import { fireEnvelope } from './fire.js';
+import type { FireOptions } from './fire-options.js';
 
 export const isAgentProtocol = (value: unknown): value is AgentProtocol => typeof value === 'string' && (AGENT_PROTOCOLS as readonly string[]).includes(value);
 

@@ -18,7 +18,8 @@ import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
 import { newJob, writeJob } from '../outbox/job.js';
 import { retryPolicy } from '../outbox/retry.js';
 import { ensureOutbox } from '../outbox/store.js';
-import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import type { HookContext } from '../core/hook-template.js';
+import { resolveInvocation } from '../run/invocation.js';
 import { newRunId } from '../run/logs.js';
 import { TempFiles, fileStampOrGone } from '../run/runtime.js';
 import { runHook } from '../run/spawn.js';
@@ -26,17 +27,17 @@ import { HistoryBatch } from '../outbox/history-batch.js';
 import { OnceGuard } from '../state/once.js';
 import { AFTER_TURN_MAX_WAIT_MS, endSession, waitForTurn } from '../state/session-drain.js';
 import { registerRun, sessionDir } from '../state/sessions.js';
-import type { FireOptions } from './fire.js';
+import type { FireOptions } from './fire-options.js';
 import type { Trace, TraceVerdict } from './trace.js';
-import { type PlannedFiring, planFiring } from './fire-plan.js';
+import type { PlannedFiring } from './fire-plan.js';
 import type { WorkerRun } from './worker.js';
 import { startWorker } from './worker-launch.js';
 import { reportWorkerFailure } from './worker-failure.js';
 import { matchFailed } from './match-failure.js';
 
-/** Loads the config and runs the event's hooks: the part of `fire` that needs hooks files. */
-export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned?: PlannedFiring): Promise<Decision> {
-  const { decision, config, plan } = planned ?? (await planFiring(event, opts, stringField(input, 'session_id')));
+/** Runs the event's hooks of a firing planFiring planned: the part of `fire` that needs the runner. */
+export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned: PlannedFiring): Promise<Decision> {
+  const { decision, config, plan } = planned;
   const drains = event === 'after_turn' || event === 'session_end';
   if (plan.blocking.length === 0 && plan.nonBlocking.length === 0 && !drains) return decision;
 

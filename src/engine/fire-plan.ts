@@ -12,7 +12,7 @@ import type { JsonObject } from '../core/json.js';
 import { gate } from '../core/gate.js';
 import { type EventPlan, planEvent } from '../core/plan.js';
 import { type LoadedConfig, type LoadOptions, loadConfig } from '../config/load.js';
-import type { FireOptions } from './fire.js';
+import type { FireOptions } from './fire-options.js';
 import { sessionDir, takeIgnored } from '../state/sessions.js';
 
 export interface PlannedFiring {

@@ -5,29 +5,17 @@
 
 import { type Decision, emptyDecision } from '../core/decide.js';
 import { completeEnvelope, parseEnvelope } from '../core/envelope.js';
-import { type KillSwitches, hooksDisabledWarning, killSwitchValueWarnings, killSwitchesFrom } from '../core/kill-switch.js';
+import { hooksDisabledWarning, killSwitchValueWarnings, killSwitchesFrom } from '../core/kill-switch.js';
 import { discover } from '../config/discover.js';
-import { type GlobalOptions, configDirOf, configDirProblem, workspaceOf, workspaceProblem } from '../config/locations.js';
+import { configDirOf, configDirProblem, workspaceOf, workspaceProblem } from '../config/locations.js';
 import { resolve } from 'node:path';
 import type { Warning } from '../core/diagnostics.js';
 import { envelopeShapeWarnings } from '../core/envelope-shape.js';
 import type { EventName } from '../core/events.js';
 import type { JsonObject } from '../core/json.js';
-import type { Trace } from './trace.js';
+import type { FireOptions } from './fire-options.js';
 import { enclosingTrustedWorkspace, enclosingWarningMessage } from '../config/enclosing-workspace.js';
 import { AGENT_CWD_KEY } from '../core/protocols/inbound.js';
-
-export interface FireOptions extends GlobalOptions {
-  event?: string;
-  /** Collects the --explain trace when given. */
-  trace?: Trace;
-  /** CHRYS_HOOKS / CHRYS_HOOKS_SKIP; read from the environment when absent. */
-  switches?: KillSwitches;
-  /** The agent's environment (its project-root variables); process.env when absent. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** --fail-closed: a blocking hook of a guarded event that fails blocks (failClosedHook). */
-  failClosed?: boolean;
-}
 
 export async function fire(input: string, opts: FireOptions): Promise<Decision> {
   const parsed = parseEnvelope(input, opts.event);

@@ -19,7 +19,8 @@ import { type KillSwitches, killSwitchWarnings, killSwitchesFrom } from '../core
 import { planEvent } from '../core/plan.js';
 import { type LoadedConfig, type Source, loadConfig } from '../config/load.js';
 import { type GlobalOptions, configDirOf, workspaceOf } from '../config/locations.js';
-import { type HookContext, resolveInvocation } from '../run/invocation.js';
+import type { HookContext } from '../core/hook-template.js';
+import { resolveInvocation } from '../run/invocation.js';
 import { lastRun, type RunEntry } from '../state/history.js';
 import { OnceGuard } from '../state/once.js';
 import { type RunStats, hookStats } from '../state/stats.js';

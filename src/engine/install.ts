@@ -12,7 +12,7 @@ import { ChrysError } from '../core/errors.js';
 import { unifiedDiff } from '../core/line-diff.js';
 import type { AgentProtocol } from '../core/protocols/names.js';
 import { type GlobalOptions, workspaceOf } from '../config/locations.js';
-import { writeFileAtomic } from '../state/atomic-write.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { type SelfCommand, selfCommand } from './self-command.js';
 
 export interface InstallOptions extends GlobalOptions {

@@ -11,7 +11,7 @@ import { type Json, type JsonObject, JsonSyntaxError, isJsonObject, parseJson, s
 import { AGENT_PROTOCOLS } from '../core/protocols/names.js';
 import { replyObject } from '../core/protocols/reply.js';
 import { answerAgentInput, fireGuarded, isAgentProtocol } from './agent-fire.js';
-import type { FireOptions } from './fire.js';
+import type { FireOptions } from './fire-options.js';
 
 /** The protocols a request may name; `chrys` is the default. */
 export const SERVE_PROTOCOLS: readonly string[] = ['chrys', ...AGENT_PROTOCOLS];

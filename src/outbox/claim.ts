@@ -5,7 +5,7 @@
 import lockfile from 'proper-lockfile';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureDir } from '../config/runtime-layout.js';
+import { ensureDir } from '../base/runtime-layout.js';
 import { jobPath, locksDir } from './store.js';
 
 export const LOCK_STALE_MS = 10_000;

@@ -5,9 +5,9 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { open, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
 import { ChrysError } from '../core/errors.js';
-import { writeFileAtomic, writeFileAtomicAsync } from '../state/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../base/atomic-write.js';
 
 export type Folder = 'pending' | 'done' | 'failed';
 export const FOLDERS: readonly Folder[] = ['pending', 'done', 'failed'];

@@ -7,9 +7,11 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
 import { foreignInput } from './foreign.js';
-import { type HookContext, hookProcessEnv, resolveFromHookFile, resolveInvocation } from './invocation.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
+import type { HookContext } from '../core/hook-template.js';
+import { hookProcessEnv, resolveInvocation } from './invocation.js';
 import { formatLog, logName } from './logs.js';
 import { type RunRecord, launchErrorOf, launchFailure, promptBody, startGroupLeader } from './spawn.js';
 import { verifiedArgv } from './verified-script.js';

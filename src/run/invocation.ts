@@ -2,33 +2,18 @@
 // Shared by the runner and by `resolve`, which shows it without running it.
 
 import { existsSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Hook } from '../core/config.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
+import { type HookContext, expandTemplate } from '../core/hook-template.js';
 import { agentEnv } from '../core/protocols/env.js';
 import { readArgv, readShellLine, runsPython } from '../core/shell-words.js';
-import { interpreterFor, isPythonScript } from './interpreter.js';
-
-export interface HookContext {
-  configDir: string;
-  workspace: string;
-  sessionId: string;
-  profile: string;
-}
+import { interpreterFor, isPythonScript } from '../base/interpreter.js';
 
 export type Invocation =
   /** scriptIndex: where a `type: script` hook's script sits in argv (the runner may swap in a verified copy). */
   | { ok: true; argv: string[]; cwd: string; env: Record<string, string>; scriptIndex?: number }
   | { ok: false; error: string; argv: string[]; cwd: string; env: Record<string, string> };
-
-/** ${workspace_cwd}, ${chrys_home}, ${session_id}, ${profile}, replaced in one pass, literally; nothing else. */
-export function expandTemplate(text: string, ctx: HookContext): string {
-  const values: Record<string, string> = { workspace_cwd: ctx.workspace, chrys_home: ctx.configDir, session_id: ctx.sessionId, profile: ctx.profile };
-  // A replacer function: its return value is never scanned for `$&`-style patterns or for placeholders again.
-  return text.replace(/\$\{(workspace_cwd|chrys_home|session_id|profile)\}/g, (_, name: string) => values[name]!);
-}
-
-export const hookDir = (hook: Hook): string => dirname(hook.file);
-export const resolveFromHookFile = (hook: Hook, path: string): string => (isAbsolute(path) ? path : resolve(hookDir(hook), path));
 
 /** The contract variables (without the per-run temp file paths) plus run.env. */
 export function addedEnv(hook: Hook, ctx: HookContext): Record<string, string> {

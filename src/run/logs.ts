@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
 import type { Warning } from '../core/diagnostics.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
 import type { RunRecord } from './spawn.js';
 
 export const LOG_RETENTION_MS = 7 * 86_400_000;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Warning } from '../core/diagnostics.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
 import { processAlive } from './process-group.js';
 import { trackFile, untrackFile } from './live.js';
 

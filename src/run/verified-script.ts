@@ -14,8 +14,8 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Hook } from '../core/config.js';
-import { readRegularFile } from '../config/regular-file.js';
-import { resolveFromHookFile } from './invocation.js';
+import { readRegularFile } from '../base/regular-file.js';
+import { resolveFromHookFile } from '../core/hook-paths.js';
 
 /** The bytes of `path` when their hash is `sha256`, else why not (a sentence naming the file). */
 function checkedBytes(path: string, sha256: string): Buffer | string {

@@ -8,8 +8,8 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Decision } from '../core/decide.js';
-import { ensureDir } from '../config/runtime-layout.js';
-import { keyedName } from './keyed-name.js';
+import { ensureDir } from '../base/runtime-layout.js';
+import { keyedName } from '../base/keyed-name.js';
 import { sessionDir } from './sessions.js';
 
 const DORMANT = 'project_hooks_dormant';

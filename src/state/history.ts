@@ -7,9 +7,9 @@
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { keyedName } from './keyed-name.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
+import { keyedName } from '../base/keyed-name.js';
 
 export const HISTORY_KEEP = 200;
 const TRIM_AT_BYTES = 400 * 160; // ~400 lines of ~160 bytes

@@ -5,8 +5,8 @@ import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } 
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
-import { keyedName } from './keyed-name.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { keyedName } from '../base/keyed-name.js';
 
 export const onceStampPath = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>, sessionId: string): string =>
   join(runtimeDir(configDir, 'state'), 'once', `${keyedName(hook.source, hook.file, hook.id, sessionId)}.stamp`);

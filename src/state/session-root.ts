@@ -6,8 +6,8 @@
 
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { ensureDir } from '../config/runtime-layout.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { ensureDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
 import { sessionDir } from './sessions.js';
 
 // No extension: sessions.ts reads every *.json file of the directory as a run.

@@ -6,9 +6,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processAlive } from '../run/process-group.js';
-import { ensureDir, runtimeDir } from '../config/runtime-layout.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { keyedName } from './keyed-name.js';
+import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { writeFileAtomic } from '../base/atomic-write.js';
+import { keyedName } from '../base/keyed-name.js';
 import type { Warning } from '../core/diagnostics.js';
 
 export interface AsyncRun {

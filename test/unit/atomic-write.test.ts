@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AtomicWriteOptions, writeFileAtomic, writeFileAtomicAsync } from '../../src/state/atomic-write.js';
+import { type AtomicWriteOptions, writeFileAtomic, writeFileAtomicAsync } from '../../src/base/atomic-write.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'chrys-atomic-'));
 

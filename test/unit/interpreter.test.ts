@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { interpreterFor, which } from '../../src/run/interpreter.js';
+import { interpreterFor, which } from '../../src/base/interpreter.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-which-'));
 const file = (dir: string, name: string, mode = 0o755): string => {

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Hook } from '../../src/core/config.js';
-import { addedEnv, expandTemplate, hookDir, hookProcessEnv, resolveFromHookFile, resolveInvocation } from '../../src/run/invocation.js';
-import { interpreterFor, which } from '../../src/run/interpreter.js';
+import { hookDir, resolveFromHookFile } from '../../src/core/hook-paths.js';
+import { expandTemplate } from '../../src/core/hook-template.js';
+import { addedEnv, hookProcessEnv, resolveInvocation } from '../../src/run/invocation.js';
+import { interpreterFor, which } from '../../src/base/interpreter.js';
 import { testHook } from '../helpers/hook.js';
 
 const ctx = (sessionId: string, profile = 'Code') => ({ configDir: '/home/u/.chrys', workspace: '/w', sessionId, profile });

@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDir } from '../../src/config/runtime-layout.js';
+import { ensureDir } from '../../src/base/runtime-layout.js';
 import { sweepStaleTemp } from '../../src/run/runtime.js';
 import { readResultFile } from '../../src/run/spawn.js';
 import { isOddJobFile, readJobText } from '../../src/outbox/store.js';

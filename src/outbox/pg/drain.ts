@@ -19,7 +19,7 @@ import type { Json, JsonObject } from '../../core/json.js';
 import { jobHistoryStatus } from '../../core/outcome.js';
 import { configDirOf, workspaceOf } from '../../config/locations.js';
 import { existsSync } from 'node:fs';
-import type { HookContext } from '../../run/invocation.js';
+import type { HookContext } from '../../core/hook-template.js';
 import { resolveInvocation } from '../../run/invocation.js';
 import { formatLog, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
 import { killGroup } from '../../run/process-group.js';

@@ -2,12 +2,12 @@
 // to the named backend (migrate.ts), with the count of what moved and of what
 // stayed because a drainer is running it.
 
-import { ChrysError, EXIT } from '../../core/errors.js';
-import type { CommandResult } from '../../cli/output.js';
-import { outboxChoice } from './choice.js';
-import { withClient } from './connect.js';
-import { absorbFileJobs, moveToFiles } from './migrate.js';
-import { ensureSchema } from './queue.js';
+import { ChrysError, EXIT } from '../core/errors.js';
+import type { CommandResult } from './output.js';
+import { outboxChoice } from '../outbox/pg/choice.js';
+import { withClient } from '../outbox/pg/connect.js';
+import { absorbFileJobs, moveToFiles } from '../outbox/pg/migrate.js';
+import { ensureSchema } from '../outbox/pg/queue.js';
 
 export async function migrateOutbox(configDir: string, to: unknown, json: boolean): Promise<CommandResult> {
   if (to !== 'postgres' && to !== 'files') throw new ChrysError('usage', `outbox migrate needs --to postgres or --to files${to === undefined ? '' : `, not "${String(to)}"`}`, 'for example `chrys-hooks outbox migrate --to postgres`');
