@@ -1,5 +1,6 @@
-// Gemini CLI: `~/.gemini/settings.json` and the project's
-// `.gemini/settings.json` (it reads them with comments);
+// Gemini CLI: `~/.gemini/settings.json` (`$GEMINI_CLI_HOME/.gemini/` when
+// that is set: Gemini 0.61 takes it as its home for every user-level file)
+// and the project's `.gemini/settings.json` (it reads them with comments);
 // `hooks.<Event>[] = { matcher, hooks: [{ name, type, command, timeout }] }`,
 // timeouts in milliseconds.
 
@@ -13,7 +14,7 @@ export const gemini: AgentDescriptor = {
   id: 'gemini',
   name: protocolOf('gemini').name,
   ...protocolOf('gemini').hooksFile,
-  configDir: (_env, home) => join(home, '.gemini'),
+  configDir: (env, home) => join(env.GEMINI_CLI_HOME ? env.GEMINI_CLI_HOME : home, '.gemini'),
   file: (scope, dirs) => (scope === 'user' ? join(dirs.configDir, 'settings.json') : join(dirs.workspace, '.gemini', 'settings.json')),
   alsoRead: () => [],
   comments: true,

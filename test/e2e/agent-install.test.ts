@@ -311,4 +311,20 @@ describe('doctor', () => {
     const d = await s.run(['doctor'], { env: { CLAUDE_CONFIG_DIR: dir } });
     expect(d.stdout).toContain(`${join(dir, 'settings.json')} (user): 1 chrys-hooks entries`);
   });
+
+  it('honours GEMINI_CLI_HOME: the settings Gemini reads are $GEMINI_CLI_HOME/.gemini/settings.json', async () => {
+    const s = sandbox();
+    const home = join(s.root, 'gemini-home');
+    const env = { GEMINI_CLI_HOME: home };
+    const r = await s.run(['install', '--agent', 'gemini', '--events', 'BeforeTool'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const file = join(home, '.gemini', 'settings.json');
+    expect(JSON.parse(read(file) ?? '{}').hooks.BeforeTool[0].hooks[0].command).toMatch(/fire --protocol gemini --fail-closed$/);
+    expect(existsSync(userFile(s, 'gemini'))).toBe(false);
+    const d = await s.run(['doctor'], { env });
+    expect(d.stdout).toContain(`${file} (user): 1 chrys-hooks entries`);
+    const u = await s.run(['uninstall', '--agent', 'gemini'], { env });
+    expect(u.exitCode, u.stderr).toBe(0);
+    expect(read(file)).toBe('{}\n');
+  });
 });

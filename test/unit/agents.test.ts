@@ -27,6 +27,8 @@ describe.each(AGENT_IDS)('agent descriptor %s', (id) => {
     const override = ({ claude: 'CLAUDE_CONFIG_DIR', codex: 'CODEX_HOME', gemini: undefined, cursor: undefined, copilot: 'COPILOT_HOME' } as Record<string, string | undefined>)[id];
     if (override) expect(d.configDir({ [override]: '/x' }, '/h')).toBe('/x');
     expect(d.configDir({}, '/h')).toBe(`/h/.${id}`);
+    // Gemini's override is a home, not the dir: it reads $GEMINI_CLI_HOME/.gemini/settings.json.
+    expect(d.configDir({ GEMINI_CLI_HOME: '/g' }, '/h')).toBe(id === 'gemini' ? '/g/.gemini' : `/h/.${id}`);
   });
 
   it('writes a group it reads back as its own entry, and removes it again', () => {

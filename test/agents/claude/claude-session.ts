@@ -5,17 +5,13 @@
 // every non-essential request are off, so the run needs no network but lo.
 
 import { execa } from 'execa';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { agentBin } from '../shared/agents.js';
+import { AgentSandbox, type Run, chrys, installFor } from '../shared/sandbox.js';
 import { MockAnthropic, type Step } from './mock-anthropic.js';
 
-// The installer that put the pinned CLI under .cache/agents knows where it is (an untyped .mjs, hence the URL import).
-const installer = (await import(pathToFileURL(resolve('scripts/agents/install.mjs')).href)) as { agentBin(name: string): string };
-
-export const CHRYS = resolve('bin/chrys-hooks');
-export const CLAUDE = installer.agentBin('claude');
+export const CLAUDE = agentBin('claude');
 
 /** One line of `--output-format stream-json`. */
 export type StreamEvent = Record<string, any>;
@@ -28,40 +24,12 @@ export interface ClaudeRun {
   result: StreamEvent | undefined;
 }
 
-export class ClaudeSession {
-  readonly root = mkdtempSync(join(tmpdir(), 'chrys-claude-'));
-  readonly home = join(this.root, 'home');
+export class ClaudeSession extends AgentSandbox {
   readonly claudeDir = join(this.root, 'claude-config');
-  readonly chrysHome = join(this.root, 'chrys');
-  readonly workspace = join(this.root, 'work');
 
   constructor() {
-    for (const d of [this.home, this.claudeDir, this.chrysHome, this.workspace]) mkdirSync(d, { recursive: true });
-  }
-
-  /** Writes a file under the root (parents created). */
-  write(path: string, content: string, mode = 0o644): string {
-    const full = resolve(this.root, path);
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, content);
-    chmodSync(full, mode);
-    return full;
-  }
-
-  globalHooks(yaml: string): string {
-    return this.write(join(this.chrysHome, 'hooks', 'hooks.yaml'), yaml);
-  }
-
-  globalScript(name: string, content: string): string {
-    return this.write(join(this.chrysHome, 'hooks', 'scripts', name), content, 0o755);
-  }
-
-  projectHooks(yaml: string): string {
-    return this.write(join(this.workspace, '.chrys', 'hooks', 'hooks.yaml'), yaml);
-  }
-
-  projectScript(name: string, content: string): string {
-    return this.write(join(this.workspace, '.chrys', 'hooks', 'scripts', name), content, 0o755);
+    super('claude');
+    mkdirSync(this.claudeDir);
   }
 
   env(): Record<string, string> {
@@ -82,15 +50,13 @@ export class ClaudeSession {
   }
 
   /** chrys-hooks as the user would run it in the workspace. */
-  async chrys(args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    const r = await execa(process.execPath, [CHRYS, ...args], { env: this.env(), extendEnv: false, reject: false, cwd: this.workspace, input: '' });
-    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  chrys(args: string[]): Promise<Run> {
+    return chrys(args, this.env(), this.workspace);
   }
 
   /** `chrys-hooks install --agent claude --user`, as the README says. */
   async install(): Promise<void> {
-    const r = await this.chrys(['install', '--agent', 'claude', '--user']);
-    if (r.exitCode !== 0) throw new Error(`chrys-hooks install failed (exit ${r.exitCode}): ${r.stderr}${r.stdout}`);
+    await installFor('claude', this.env(), this.workspace);
   }
 
   /** `claude -p PROMPT` in the workspace against a mock model scripted with `steps`. */
@@ -114,9 +80,6 @@ export class ClaudeSession {
     }
   }
 
-  remove(): void {
-    rmSync(this.root, { recursive: true, force: true });
-  }
 }
 
 /** What a run did, for a failure message. */

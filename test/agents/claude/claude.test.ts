@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CLAUDE, ClaudeSession, describeRun, notices, toolUseResults } from './claude-session.js';
+import { requireAgent } from '../shared/agents.js';
+import { ClaudeSession, describeRun, notices, toolUseResults } from './claude-session.js';
 import { requestText, resultText, toolResults } from './mock-anthropic.js';
 
 const DENY_RM = '#!/bin/bash\nprintf \'{"action": "block", "reason": "GUARD: rm -rf is not allowed in this workspace"}\' > "$CHRYS_HOOK_RESULT"\n';
@@ -25,7 +26,7 @@ let s: ClaudeSession;
 
 beforeAll(() => {
   // Not skipped when missing: the suite exists to run the real agent.
-  if (!existsSync(CLAUDE)) throw new Error(`Claude Code is not installed at ${CLAUDE}: run \`npm run agents:install\` (needs the npm registry once)`);
+  requireAgent('claude');
 });
 
 beforeEach(async () => {

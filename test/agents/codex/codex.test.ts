@@ -17,12 +17,6 @@ const hook = (id: string, event: string, run: string, extra = ''): string =>
 const script = (path: string): string => `{ type: script, path: ${path} }`;
 const RM_RF = '    match:\n      command: { program: rm, flags: [-r, -f] }\n';
 
-function writeScript(s: Scenario, name: string, body: string): void {
-  const dir = join(s.chrysHome, 'hooks', 'scripts');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, name), body, { mode: 0o755 });
-}
-
 /** A workspace directory holding a sentinel file, for a `rm -rf` to aim at. */
 function victim(s: Scenario): string {
   mkdirSync(join(s.workspace, 'victim'));
@@ -41,7 +35,7 @@ describe('Codex hook trust (install, then Codex\'s own review)', () => {
   it('skips the installed entries until the user trusts them, doctor says so, and after the review they run', async () => {
     const s = rig.scenario(`hooks:\n${hook('mark', 'session_start', script('scripts/mark.sh'))}`);
     const marker = join(s.workspace, 'session-started');
-    writeScript(s, 'mark.sh', `#!/usr/bin/env bash\necho ran >> ${marker}\n`);
+    s.globalScript('mark.sh', `#!/usr/bin/env bash\necho ran >> ${marker}\n`);
     const install = await rig.chrys(['install', '--agent', 'codex', '--user'], s);
     expect(install.exitCode, install.stderr).toBe(0);
     expect(install.stdout).toContain(`created ${join(rig.codexHome, 'hooks.json')}`);
@@ -84,7 +78,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('guard: a match.command guard blocks rm -rf, the sentinel survives, and the model reads the reason', async () => {
     const s = rig.scenario(`hooks:\n${hook('no-rm-rf', 'before_tool_call', script('scripts/block.sh'), RM_RF)}`);
-    writeScript(s, 'block.sh', BLOCK_SH);
+    s.globalScript('block.sh', BLOCK_SH);
     const sentinel = victim(s);
     const r = await rig.exec(s, 'clean up', [{ shell: 'rm -rf victim' }, { text: 'could not' }]);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -95,7 +89,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('allow: a command the guard does not match runs', async () => {
     const s = rig.scenario(`hooks:\n${hook('no-rm-rf', 'before_tool_call', script('scripts/block.sh'), RM_RF)}`);
-    writeScript(s, 'block.sh', BLOCK_SH);
+    s.globalScript('block.sh', BLOCK_SH);
     const r = await rig.exec(s, 'write it', [{ shell: 'echo allowed > allowed.txt' }, { text: 'done' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(s.workspace, 'allowed.txt'), 'utf8')).toBe('allowed\n');
@@ -104,7 +98,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('prompt context: a user_prompt_submit reminder reaches the model with the prompt', async () => {
     const s = rig.scenario(`hooks:\n${hook('remind', 'user_prompt_submit', script('scripts/remind.py'))}`);
-    writeScript(s, 'remind.py', `import json, os\nopen(os.environ['CHRYS_HOOK_RESULT'], 'w').write(json.dumps({'system_reminder': 'PROMPT-CONTEXT-3141: answer in French'}))\n`);
+    s.globalScript('remind.py', `import json, os\nopen(os.environ['CHRYS_HOOK_RESULT'], 'w').write(json.dumps({'system_reminder': 'PROMPT-CONTEXT-3141: answer in French'}))\n`);
     const r = await rig.exec(s, 'hello there', [{ text: 'bonjour' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(messageText(r.requests[0])).toContain('PROMPT-CONTEXT-3141: answer in French');
@@ -113,7 +107,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('rewrite: the hook rewrites the command, and the rewritten command is what ran', async () => {
     const s = rig.scenario(`hooks:\n${hook('rewrite', 'before_tool_call', script('scripts/rewrite.js'), '    match:\n      command: { program: echo }\n')}`);
-    writeScript(s, 'rewrite.js', `const fs = require('node:fs');\nfs.writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ action: 'modify', args_override: { command: 'echo rewritten > rewritten.txt' } }));\n`);
+    s.globalScript('rewrite.js', `const fs = require('node:fs');\nfs.writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ action: 'modify', args_override: { command: 'echo rewritten > rewritten.txt' } }));\n`);
     const r = await rig.exec(s, 'write it', [{ shell: 'echo original > original.txt' }, { text: 'done' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(s.workspace, 'rewritten.txt'), 'utf8')).toBe('rewritten\n');
@@ -123,7 +117,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
   it('stop gate: a stop hook blocks once, Codex goes on with the reason as its next prompt', async () => {
     const s = rig.scenario(`hooks:\n${hook('gate', 'conversation_done', script('scripts/gate.sh'))}`);
     const stamp = join(s.workspace, 'gate-fired');
-    writeScript(s, 'gate.sh', `#!/usr/bin/env bash\n[ -e ${stamp} ] && exit 0\ntouch ${stamp}\nprintf '%s' '{"action":"block","reason":"STOP-GATE-5: run the tests before you stop"}' > "$CHRYS_HOOK_RESULT"\n`);
+    s.globalScript('gate.sh', `#!/usr/bin/env bash\n[ -e ${stamp} ] && exit 0\ntouch ${stamp}\nprintf '%s' '{"action":"block","reason":"STOP-GATE-5: run the tests before you stop"}' > "$CHRYS_HOOK_RESULT"\n`);
     const r = await rig.exec(s, 'finish', [{ text: 'all done' }, { text: 'tests ran' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.requests).toHaveLength(2);
@@ -133,7 +127,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('failing hook: a hook that exits 1 after the tool call blocks nothing, and the agent goes on', async () => {
     const s = rig.scenario(`hooks:\n${hook('crash', 'after_tool_call', script('scripts/crash.sh'))}`);
-    writeScript(s, 'crash.sh', '#!/usr/bin/env bash\necho "crashed on purpose" >&2\nexit 1\n');
+    s.globalScript('crash.sh', '#!/usr/bin/env bash\necho "crashed on purpose" >&2\nexit 1\n');
     const r = await rig.exec(s, 'write it', [{ shell: 'echo went-on > went.txt' }, { text: 'finished anyway' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(join(s.workspace, 'went.txt'), 'utf8')).toBe('went-on\n');
@@ -143,7 +137,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('extra_context after a tool call reaches the model with the tool output', async () => {
     const s = rig.scenario(`hooks:\n${hook('after', 'after_tool_call', script('scripts/after.py'))}`);
-    writeScript(s, 'after.py', `import json, os\nopen(os.environ['CHRYS_HOOK_RESULT'], 'w').write(json.dumps({'extra_context': 'EXTRA-CONTEXT-42: the build is red'}))\n`);
+    s.globalScript('after.py', `import json, os\nopen(os.environ['CHRYS_HOOK_RESULT'], 'w').write(json.dumps({'extra_context': 'EXTRA-CONTEXT-42: the build is red'}))\n`);
     const r = await rig.exec(s, 'look', [{ shell: 'echo looked' }, { text: 'ok' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(toolOutput(r.requests[1], 'call_1')).toContain('looked');
@@ -152,7 +146,7 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it('session_start context reaches the first model request', async () => {
     const s = rig.scenario(`hooks:\n${hook('start', 'session_start', script('scripts/start.sh'))}`);
-    writeScript(s, 'start.sh', `#!/usr/bin/env bash\nprintf '%s' '{"context":[{"text":"SESSION-CONTEXT-7: this repo uses pnpm"}]}' > "$CHRYS_HOOK_RESULT"\n`);
+    s.globalScript('start.sh', `#!/usr/bin/env bash\nprintf '%s' '{"context":[{"text":"SESSION-CONTEXT-7: this repo uses pnpm"}]}' > "$CHRYS_HOOK_RESULT"\n`);
     const r = await rig.exec(s, 'hello', [{ text: 'hi' }]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(messageText(r.requests[0])).toContain('SESSION-CONTEXT-7: this repo uses pnpm');
@@ -160,9 +154,8 @@ describe('chrys-hooks in codex exec (hooks installed and trusted once)', () => {
 
   it("trust: an untrusted project's hooks do not run; after chrys-hooks trust they do", async () => {
     const s = rig.scenario();
-    mkdirSync(join(s.workspace, '.chrys', 'hooks', 'scripts'), { recursive: true });
-    writeFileSync(join(s.workspace, '.chrys', 'hooks', 'hooks.yaml'), `hooks:\n${hook('project-remind', 'user_prompt_submit', script('scripts/remind.sh'))}`);
-    writeFileSync(join(s.workspace, '.chrys', 'hooks', 'scripts', 'remind.sh'), `#!/usr/bin/env bash\nprintf '%s' '{"system_reminder":"PROJECT-CONTEXT-9"}' > "$CHRYS_HOOK_RESULT"\n`, { mode: 0o755 });
+    s.projectHooks(`hooks:\n${hook('project-remind', 'user_prompt_submit', script('scripts/remind.sh'))}`);
+    s.projectScript('remind.sh', `#!/usr/bin/env bash\nprintf '%s' '{"system_reminder":"PROJECT-CONTEXT-9"}' > "$CHRYS_HOOK_RESULT"\n`);
 
     const untrusted = await rig.exec(s, 'hello', [{ text: 'hi' }]);
     expect(untrusted.exitCode, untrusted.stderr).toBe(0);

@@ -5,8 +5,8 @@
 // `tools` array offers). Every request body is kept, so a test can read
 // what the agent sent next: the tool output, the injected context.
 
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { LoopbackServer, jsonBody, sendJson, sendSse } from '../shared/loopback.js';
 
 export type Turn = { text: string } | { shell: string };
 
@@ -26,27 +26,19 @@ export interface ModelRequest {
 
 export class MockResponses {
   readonly requests: ModelRequest[] = [];
-  private server: Server | undefined;
+  private server: LoopbackServer | undefined;
   private turns: Turn[] = [];
   private calls = 0;
 
   /** Starts on an ephemeral loopback port; the URL is Codex's `base_url`. */
   async start(): Promise<string> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (c: string) => (body += c));
-      req.on('end', () => {
-        if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not served by the mock"}}');
-          return;
-        }
-        this.requests.push(JSON.parse(body) as ModelRequest);
-        this.answer(res, this.turns.shift() ?? { text: 'done' });
-      });
+    this.server = await LoopbackServer.start((req, res) => {
+      const body = jsonBody<ModelRequest>(req.body);
+      if (req.method !== 'POST' || !req.url.endsWith('/responses') || body === undefined) return sendJson(res, 404, { error: { message: 'not served by the mock' } });
+      this.requests.push(body);
+      this.answer(res, this.turns.shift() ?? { text: 'done' });
     });
-    await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return `${this.server.url}/v1`;
   }
 
   /** The turns the next requests get, in order; once they run out, every answer is the text "done". */
@@ -55,23 +47,23 @@ export class MockResponses {
     this.requests.length = 0;
   }
 
-  private answer(res: import('node:http').ServerResponse, turn: Turn): void {
+  private answer(res: ServerResponse, turn: Turn): void {
     const n = ++this.calls;
     const id = `resp_${n}`;
     const item = 'shell' in turn
       ? { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name: 'exec_command', arguments: JSON.stringify({ cmd: turn.shell }) }
       : { type: 'message', id: `msg_${n}`, role: 'assistant', content: [{ type: 'output_text', text: turn.text }] };
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const event = (type: string, data: object): void => void res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-    event('response.created', { response: { id } });
-    event('response.output_item.added', { output_index: 0, item });
-    event('response.output_item.done', { output_index: 0, item });
-    event('response.completed', { response: { id, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } });
-    res.end();
+    const ev = (type: string, data: object) => ({ event: type, data: { type, ...data } });
+    sendSse(res, [
+      ev('response.created', { response: { id } }),
+      ev('response.output_item.added', { output_index: 0, item }),
+      ev('response.output_item.done', { output_index: 0, item }),
+      ev('response.completed', { response: { id, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } }),
+    ]);
   }
 
   async stop(): Promise<void> {
-    await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
+    await this.server?.close();
   }
 }
 

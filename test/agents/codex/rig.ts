@@ -5,14 +5,12 @@
 // screen (trust-hooks.py).
 
 import { execa } from 'execa';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { BIN } from '../../helpers/sandbox.js';
+import { requireAgent } from '../shared/agents.js';
+import { HookDirs, type Run, chrys, tempRoot } from '../shared/sandbox.js';
 import { MockResponses, type ModelRequest, type Turn } from './mock-responses.js';
 
-export const CODEX_VERSION = '0.169.0';
-export const CODEX = resolve(`.cache/agents/codex-${CODEX_VERSION}/node_modules/.bin/codex`);
 const TRUST_HOOKS = resolve('test/agents/codex/trust-hooks.py');
 
 // No update check, no analytics, no plugin or app sync; approvals never and
@@ -40,11 +38,8 @@ apps = false
 daemon_auto_start = false
 `;
 
-export interface Scenario {
-  /** The session's workspace (codex -C), and the global chrys-hooks dir (CHRYS_HOME) of this scenario. */
-  workspace: string;
-  chrysHome: string;
-}
+/** The session's workspace (codex -C), and the global chrys-hooks dir (CHRYS_HOME) of this scenario. */
+export type Scenario = HookDirs;
 
 export interface ExecResult {
   exitCode: number;
@@ -55,7 +50,7 @@ export interface ExecResult {
 }
 
 export class CodexRig {
-  readonly root = mkdtempSync(join(tmpdir(), 'chrys-codex-'));
+  readonly root = tempRoot('codex');
   readonly home = join(this.root, 'home');
   readonly codexHome = join(this.home, '.codex');
   readonly config = join(this.codexHome, 'config.toml');
@@ -65,17 +60,15 @@ export class CodexRig {
   constructor() {
     mkdirSync(this.codexHome, { recursive: true });
     mkdirSync(this.pathDir);
-    symlinkSync(CODEX, join(this.pathDir, 'codex'));
+    symlinkSync(requireAgent('codex'), join(this.pathDir, 'codex'));
     writeFileSync(this.config, CONFIG);
   }
 
   /** A fresh workspace and global chrys-hooks dir, with `hooks` as the global hooks.yaml when given. */
   scenario(hooks?: string): Scenario {
     const dir = join(this.root, `s${++this.scenarios}`);
-    const s = { workspace: join(dir, 'work'), chrysHome: join(dir, 'chrys') };
-    mkdirSync(s.workspace, { recursive: true });
-    mkdirSync(join(s.chrysHome, 'hooks'), { recursive: true });
-    if (hooks !== undefined) writeFileSync(join(s.chrysHome, 'hooks', 'hooks.yaml'), hooks);
+    const s = new HookDirs(join(dir, 'chrys'), join(dir, 'work'));
+    if (hooks !== undefined) s.globalHooks(hooks);
     return s;
   }
 
@@ -92,9 +85,8 @@ export class CodexRig {
   }
 
   /** The built chrys-hooks, as the user runs it. */
-  async chrys(args: string[], s: Scenario): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    const r = await execa(process.execPath, [BIN, ...args], { env: this.env(s), extendEnv: false, reject: false, cwd: s.workspace, input: '' });
-    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  chrys(args: string[], s: Scenario): Promise<Run> {
+    return chrys(args, this.env(s), s.workspace);
   }
 
   /** Codex's own hook review, taken as a user does: "Trust all and continue" in the interactive codex. */

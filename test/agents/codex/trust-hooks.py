@@ -77,15 +77,30 @@ def raw():
     return not termios.tcgetattr(fd)[3] & (termios.ICANON | termios.ECHO)
 
 
-until(raw, 30, 'the terminal in raw mode')
-# A key can still be dropped while the TUI starts (it discards type-ahead):
-# press again only when the selection has not moved.
+def settled():
+    """Raw mode and nothing drawn for half a second: the TUI waits for a key.
+    While it starts it leaves raw mode and discards type-ahead (and fails,
+    "timed out discarding buffered terminal input", when keys keep coming)."""
+    if not raw():
+        read(0.1)
+        return False
+    before = len(screen)
+    end = time.time() + 0.5
+    while time.time() < end:
+        if not read(0.1):
+            return False
+    return len(screen) == before and raw()
+
+
+# A key can still be dropped while the TUI starts: press only once it has
+# settled, and again only when the selection has not moved.
 for _ in range(10):
+    until(settled, 30, 'the review screen waiting for a key')
     if selected() == 2:
         break
     os.write(fd, b'\x1b[B' if selected() < 2 else b'\x1b[A')
     before = selected()
-    end = time.time() + 2
+    end = time.time() + 3
     while time.time() < end and selected() == before:
         read(0.1)
 until(lambda: selected() == 2, 5, '"Trust all and continue" selected')

@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sent, toolResults } from './mock-model.js';
-import { type AgentRun, GEMINI, GeminiRig } from './rig.js';
+import { requireAgent } from '../shared/agents.js';
+import { type AgentRun, GeminiRig } from './rig.js';
 
 const shell = (command: string) => ({ call: 'run_shell_command', args: { command } });
 const say = (text: string) => ({ text });
@@ -30,7 +31,7 @@ const RM_REASON = 'recursive deletes are not allowed here; list the files instea
 
 beforeAll(() => {
   // Never skipped quietly: a missing agent is a broken set-up, said as such.
-  if (!existsSync(GEMINI)) throw new Error(`Gemini CLI 0.61.0 is not installed at ${GEMINI}: run \`npm run agents:install gemini\` (needs the npm registry once)`);
+  requireAgent('gemini');
 });
 
 const rigs: GeminiRig[] = [];

@@ -5,8 +5,8 @@
 // router's classifier, countTokens) get a harmless answer and are recorded
 // apart.
 
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LoopbackServer, type Received, jsonBody, sendJson, sendSse } from '../shared/loopback.js';
+import type { ServerResponse } from 'node:http';
 
 /** One model turn: text, or a call of one of the agent's tools. */
 export type Reply = { text: string } | { call: string; args: Record<string, unknown> };
@@ -26,58 +26,42 @@ export class MockModel {
   /** Every other request (utility models, token counts, unknown paths). */
   readonly utility: ModelRequest[] = [];
   private next = 0;
+  private server: LoopbackServer | undefined;
 
-  private constructor(
-    private readonly server: Server,
-    private readonly script: Reply[],
-  ) {}
+  private constructor(private readonly script: Reply[]) {}
 
   static async start(script: Reply[]): Promise<MockModel> {
-    let mock: MockModel | undefined;
-    const server = createServer((req, res) => {
-      mock!.handle(req, res).catch((err: unknown) => json(res, 500, { error: { code: 500, message: `mock model: ${String(err)}`, status: 'INTERNAL' } }));
-    });
-    mock = new MockModel(server, script);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const mock = new MockModel(script);
+    mock.server = await LoopbackServer.start((req, res) => mock.handle(req, res));
     return mock;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server!.url;
   }
 
   close(): Promise<void> {
-    this.server.closeAllConnections();
-    return new Promise((done) => this.server.close(() => done()));
+    return this.server!.close();
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw = '';
-    for await (const chunk of req) raw += String(chunk);
-    const request: ModelRequest = { url: req.url ?? '', body: raw ? JSON.parse(raw) : {} };
+  private handle(req: Received, res: ServerResponse): void {
+    const request: ModelRequest = { url: req.url, body: req.body ? (jsonBody<ModelRequest['body']>(req.body) ?? {}) : {} };
     const url = request.url;
     if (url.includes(':streamGenerateContent') && request.body.tools !== undefined) {
       this.requests.push(request);
       const reply = this.script[this.next++] ?? { text: EXHAUSTED };
       const part = 'text' in reply ? { text: reply.text } : { functionCall: { name: reply.call, args: reply.args } };
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } })}\r\n\r\n`);
-      return;
+      return sendSse(res, [{ data: { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 } } }], '\r\n');
     }
     this.utility.push(request);
-    if (url.includes(':countTokens')) return json(res, 200, { totalTokens: 10 });
+    if (url.includes(':countTokens')) return sendJson(res, 200, { totalTokens: 10 });
     if (url.includes(':generateContent') || url.includes(':streamGenerateContent')) {
       // Shaped to satisfy the JSON utility prompts Gemini sends (router classifier, next-speaker check).
       const text = JSON.stringify({ complexity_reasoning: 'simple', complexity_score: 1, reasoning: 'done', next_speaker: 'user', model_choice: 'flash' });
-      return json(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }] });
+      return sendJson(res, 200, { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP' }] });
     }
-    json(res, 404, { error: { code: 404, message: `mock model: no route for ${url}`, status: 'NOT_FOUND' } });
+    sendJson(res, 404, { error: { code: 404, message: `mock model: no route for ${url}`, status: 'NOT_FOUND' } });
   }
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
 
 /** The request as text, to look for a reason or a context anywhere in what was sent. */
