@@ -149,3 +149,50 @@ describe('install --agent cursor|copilot', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(existing));
   });
 });
+
+describe('import --from copilot', () => {
+  it('imports every .github/hooks/*.json handler with its own id, each still running as Copilot runs it', async () => {
+    const s = sandbox();
+    const log = join(s.root, 'ran.log');
+    const hooksFile = (tag: string) => JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: `echo ${tag} >> '${log}'`, powershell: 'Write-Output no' }], sessionStart: [{ type: 'command', bash: `echo start-${tag} >> '${log}'` }] } });
+    s.write(join(s.workspace, '.github', 'hooks', 'a.json'), hooksFile('a'));
+    s.write(join(s.workspace, '.github', 'hooks', 'b.json'), hooksFile('b'));
+    const r = await s.run(['import', '--from', 'copilot', '--write']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain('chrys-hooks install --agent copilot');
+    const file = join(s.workspace, '.chrys', 'hooks', 'hooks.yaml');
+    const v = await s.run(['validate', file, '--format', 'json']);
+    expect(JSON.parse(v.stdout), v.stdout).toMatchObject({ errors: 0 });
+    const listed = JSON.parse((await s.run(['list', '--json', '--project-hooks'])).stdout) as { hooks: { id: string; event: string }[] };
+    expect(listed.hooks.map((h) => h.event).sort()).toEqual(['before_tool_call', 'before_tool_call', 'session_start', 'session_start']);
+    expect(new Set(listed.hooks.map((h) => h.id)).size).toBe(4);
+    const pre = await fire(s, copilotInput(s, { toolName: 'bash', toolArgs: '{"command":"ls"}' }), ['--protocol', 'copilot', '--event', 'preToolUse', '--project-hooks']);
+    expect(pre.exitCode, pre.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('doctor on broken Cursor and Copilot set-ups', () => {
+  it('names a missing binary, an unreadable hooks file and double wiring, each with its fix, and exits 1', async () => {
+    const s = sandbox();
+    const cursorUser = join(s.home, '.cursor', 'hooks.json');
+    const cursorProject = join(s.workspace, '.cursor', 'hooks.json');
+    const copilotUser = join(s.home, '.copilot', 'hooks', 'chrys-hooks.json');
+    const copilotProject = join(s.workspace, '.github', 'hooks', 'chrys-hooks.json');
+    s.write(cursorUser, JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: '/gone/chrys-hooks fire --protocol cursor' }] } }));
+    s.write(cursorProject, '{ "hooks": ');
+    const copilotEntry = JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: `${resolve('bin/chrys-hooks')} fire --protocol copilot --event preToolUse --fail-closed` }] } });
+    s.write(copilotUser, copilotEntry);
+    s.write(copilotProject, copilotEntry);
+    const r = await s.run(['doctor']);
+    expect(r.exitCode).toBe(1);
+    const problems = r.stdout.split('\n').filter((l) => l.startsWith('problem: '));
+    expect(problems).toEqual([
+      expect.stringMatching(new RegExp(`^problem: Cursor cannot read ${cursorProject.replace(/[.]/g, '\\.')}: line \\d+, column \\d+: .*; fix: fix the JSON of `)),
+      `problem: preToolUse in ${cursorUser} calls /gone/chrys-hooks, which is missing or not executable: the event runs no hooks; fix: chrys-hooks install --agent cursor`,
+      `problem: preToolUse calls chrys-hooks 2 times (${copilotUser}, ${copilotProject}): every hook fires 2 times; fix: chrys-hooks uninstall --agent copilot --project (or --user): keep one scope`,
+    ]);
+    const j = JSON.parse((await s.run(['doctor', '--json'])).stdout) as { problems: { agent: string }[] };
+    expect(j.problems.map((p) => p.agent)).toEqual(['cursor', 'cursor', 'copilot']);
+  });
+});
