@@ -121,7 +121,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     const seen = readFileSync(join(s.root, 'runs'), 'utf8').split('\n').filter(Boolean);
     expect(seen).toHaveLength(40);
     expect(new Set(seen).size).toBe(40);
-  });
+  }, 180_000); // 40 firings and the drains' process starts: minutes on a loaded 2-core machine
 
   it('an unreachable database: fire falls back to the file outbox (outbox_fallback, password never shown), the next drain moves the job in and runs it', async () => {
     const s = sandbox();
