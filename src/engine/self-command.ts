@@ -27,10 +27,14 @@ function isExecutableFile(p: string): boolean {
   }
 }
 
-/** The first executable `name` on PATH. */
+/**
+ * The first executable `name` in an absolute PATH entry. A relative entry
+ * (`.`, `node_modules/.bin`) names a directory of whatever folder the command
+ * runs in, a cloned repository's among them: it is never searched.
+ */
 export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
+    if (!dir || !isAbsolute(dir)) continue;
     const candidate = join(dir, name);
     if (isExecutableFile(candidate)) return candidate;
   }

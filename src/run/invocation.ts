@@ -9,6 +9,7 @@ import { type HookContext, expandTemplate } from '../core/hook-template.js';
 import { agentEnv } from '../core/protocols/env.js';
 import { readArgv, readShellLine, runsPython } from '../core/shell-words.js';
 import { interpreterFor, isPythonScript } from '../base/interpreter.js';
+import { dropWithheld } from '../base/withheld-env.js';
 
 export type Invocation =
   /** scriptIndex: where a `type: script` hook's script sits in argv (the runner may swap in a verified copy). */
@@ -49,6 +50,7 @@ export function hookProcessEnv(files: Record<string, string>, added: Record<stri
   const env: NodeJS.ProcessEnv = Object.assign(Object.create(null) as NodeJS.ProcessEnv, process.env);
   delete env.PYTHONHOME;
   delete env.PYTHONPATH;
+  dropWithheld(env);
   return Object.assign(env, files, added);
 }
 

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { findFirst, SETTINGS_FILE_NAMES } from '../../config/locations.js';
 import { UnreadableFile, parseConfigText, readText } from '../../config/read.js';
 import { ChrysError } from '../../core/errors.js';
+import { withholdEnv } from '../../base/withheld-env.js';
 
 export type OutboxChoice = { backend: 'files' } | { backend: 'postgres'; url: string; urlEnv: string; hostId: string };
 
@@ -43,6 +44,7 @@ export async function outboxChoice(configDir: string, env: NodeJS.ProcessEnv = p
   if (typeof urlEnv !== 'string' || !ENV_NAME.test(urlEnv)) throw invalid(path, `outbox.url_env must name an environment variable, not ${JSON.stringify(urlEnv)}`, 'for example url_env: CHRYS_OUTBOX_URL (the URL itself belongs in the environment, never in a file)');
   const hostId = o.host_id ?? hostname();
   if (typeof hostId !== 'string' || !HOST_ID.test(hostId)) throw invalid(path, `outbox.host_id must be letters, digits, ".", "_" or "-", not ${JSON.stringify(hostId)}`, 'leave it out to use the host name');
+  withholdEnv(urlEnv);
   const url = env[urlEnv]?.trim() ?? '';
   if (url === '') throw invalid(path, `outbox.backend is postgres but $${urlEnv} (outbox.url_env) is not set`, `export ${urlEnv}=postgres://USER:PASSWORD@HOST:5432/DB in the environment of every chrys-hooks process`);
   if (!/^postgres(ql)?:\/\//.test(url)) throw invalid(path, `$${urlEnv} is not a postgres:// URL`, `set ${urlEnv} to postgres://USER:PASSWORD@HOST:5432/DB`);
