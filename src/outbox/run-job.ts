@@ -96,7 +96,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
       },
       ...(opts.cancelled ? { cancelled: opts.cancelled } : {}),
     });
-    rmSync(groupNote(configDir, jobId), { force: true });
+    forgetGroup(configDir, jobId);
     return settle(configDir, jobId, hook, job, record, opts);
   });
   return claim.claimed ? claim.value : { outcome: 'claimed', warnings: [] };
@@ -158,9 +158,11 @@ const errorCode = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (
 
 // Next to the lock: the process group of the job's running hook, so a claimant
 // that takes over a stale lock (its holder was killed with -9) can see it runs on.
+// The PostgreSQL drain keeps the same note (a group can only be looked at on its machine).
 const groupNote = (configDir: string, jobId: string): string => join(locksDir(configDir), `${jobId}.pgid`);
 
-function noteGroup(configDir: string, jobId: string, pgid: number): void {
+/** Notes the process group of the job's running hook (best effort). */
+export function noteGroup(configDir: string, jobId: string, pgid: number): void {
   try {
     // No fsync: after a power cut the group it names is gone anyway.
     writeFileAtomic(groupNote(configDir, jobId), String(pgid), { durable: false });
@@ -169,7 +171,11 @@ function noteGroup(configDir: string, jobId: string, pgid: number): void {
   }
 }
 
-function previousRunAlive(configDir: string, jobId: string): boolean {
+/** Forgets the note once the hook's run is over. */
+export const forgetGroup = (configDir: string, jobId: string): void => rmSync(groupNote(configDir, jobId), { force: true });
+
+/** Whether the hook of an earlier start of the job (its starter killed) still runs here; forgets a dead group's note. */
+export function previousRunAlive(configDir: string, jobId: string): boolean {
   let pgid: number;
   try {
     pgid = Number(readFileSync(groupNote(configDir, jobId), 'utf8'));

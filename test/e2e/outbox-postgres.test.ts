@@ -4,7 +4,8 @@
 // only the database has: concurrent drainers, kill -9, an unreachable server,
 // a wrong password.
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, type Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
@@ -15,10 +16,28 @@ const cluster = useCluster();
 type Backend = 'files' | 'postgres';
 
 /** A durable hook due a moment after the firing (queued, for both backends: no worker runs it), logging each start. */
-function setup(s: Sandbox, backend: Backend, { shell = 'echo "$CHRYS_HOOK_ID" >> ../runs', execution = '', settings = '' } = {}): Record<string, string> {
-  s.globalHooks(`settings:\n  outbox_retry_age_seconds: 0\n${settings}hooks:\n${hookYaml({ id: 'follow-up', event: 'after_turn', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable\ndelay_seconds: 0.2\n${execution}` })}\n`);
-  if (backend === 'postgres') s.write(join(s.configDir, 'settings.yaml'), 'outbox:\n  backend: postgres\n  url_env: CHRYS_TEST_OUTBOX_URL\n  host_id: test-host\n');
+function setup(s: Sandbox, backend: Backend, { shell = 'echo "$CHRYS_HOOK_ID" >> ../runs', execution = '', settings = '', delay = 0.2, more = '' } = {}): Record<string, string> {
+  s.globalHooks(`settings:\n  outbox_retry_age_seconds: 0\n${settings}hooks:\n${hookYaml({ id: 'follow-up', event: 'after_turn', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable\ndelay_seconds: ${delay}\n${execution}` })}\n${more}`);
+  if (backend === 'postgres') hostIs(s, 'test-host');
   return backend === 'postgres' ? { CHRYS_TEST_OUTBOX_URL: cluster().newDatabase() } : {};
+}
+
+/** Points the config dir at the test database as the machine `hostId`. */
+const hostIs = (s: Sandbox, hostId: string): void => void s.write(join(s.configDir, 'settings.yaml'), `outbox:\n  backend: postgres\n  url_env: CHRYS_TEST_OUTBOX_URL\n  host_id: ${hostId}\n`);
+
+const fileJobs = (s: Sandbox): string[] => {
+  const dir = join(s.configDir, 'hooks', 'outbox', 'pending');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).sort() : [];
+};
+
+async function sql<T = any>(env: Record<string, string>, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: env.CHRYS_TEST_OUTBOX_URL });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
 }
 
 const runs = (s: Sandbox): number => {
@@ -92,6 +111,17 @@ for (const backend of ['files', 'postgres'] as const) {
       expect(await listed(s, env)).toEqual([]);
     });
 
+    it('the hook reads the payload the agent sent, numbers as numbers', async () => {
+      const s = sandbox();
+      const env = setup(s, backend, { shell: 'cat "$CHRYS_HOOK_PAYLOAD_FILE" > ../payload; echo x >> ../runs' });
+      const r = await s.run(['fire'], { env, input: '{"event": "after_turn", "session_id": "p", "n": 12, "big": 12345678901234567890, "x": 1.5}' });
+      expect(r.exitCode, r.stderr).toBe(0);
+      await drainUntilFiled(s, env);
+      const text = readFileSync(join(s.root, 'payload'), 'utf8');
+      expect(JSON.parse(text)).toMatchObject({ session_id: 'p', n: 12, x: 1.5 });
+      expect(text).toContain('"big":12345678901234567890'); // the spelling kept, as the file outbox keeps it
+    });
+
     it('a once-per-session hook is queued once for a session', async () => {
       const s = sandbox();
       const env = setup(s, backend, { execution: 'once_per_session: true' });
@@ -156,18 +186,177 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     }
   });
 
-  it('kill -9 of a drainer mid-job loses nothing: the job runs again once its lock is stale', async () => {
+  it('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone', async () => {
     const s = sandbox();
     const env = setup(s, 'postgres', { shell: 'echo start >> ../runs; if [ ! -e ../second ]; then touch ../second; exec sleep 600; fi' });
     await fire(s, env);
+    const [job] = await listed(s, env, 'pending');
     const child = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false, detached: true });
     await eventually(() => runs(s) === 1, 30_000, 'the first start');
-    process.kill(-child.pid!, 'SIGKILL'); // the drainer and its hook
+    process.kill(-child.pid!, 'SIGKILL'); // the drainer's group; the hook leads a group of its own and runs on
     await child;
+    const hook = Number(readFileSync(join(s.configDir, 'hooks', 'outbox', 'locks', `${job.job_id}.pgid`), 'utf8'));
+    expect(process.kill(hook, 0)).toBe(true);
     expect(await listed(s, env, 'pending')).toHaveLength(1);
+    let seen: any;
+    try {
+      // Once the dead drainer's lock is stale (10 s) a drain looks at the job, sees its hook alive, and leaves it.
+      for (let i = 0; i < 200 && !seen; i++) seen = (await cli(s, env, ['drain-outbox', '--json'])).jobs.find((j: any) => j.outcome === 'claimed');
+      expect(seen).toMatchObject({ job_id: job.job_id });
+      expect(runs(s)).toBe(1);
+    } finally {
+      process.kill(-hook, 'SIGKILL');
+    }
+    await eventually(() => { try { process.kill(hook, 0); return false; } catch { return true; } }, 10_000, 'the hook gone');
     let done = 0;
     for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done;
     expect(done).toBe(1);
     expect(runs(s)).toBe(2);
+    expect(await listed(s, env, 'done')).toMatchObject([{ job_id: job.job_id, attempts: 2 }]);
   }, 90_000);
+
+  it('a job that runs past the stale time under a live drainer is not started again by another drain', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { shell: 'echo start >> ../runs; for i in $(seq 1 1200); do [ -e ../go ] && exit 0; sleep 0.05; done; exit 1', execution: 'timeout_seconds: 120\n' });
+    await fire(s, env);
+    const first = execa(process.execPath, [BIN, 'drain-outbox', '--json', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false });
+    await eventually(() => runs(s) === 1, 30_000, 'the first start');
+    // Past the 10 s a lock may go unrefreshed: the first drain's heartbeat must be what keeps its job.
+    await new Promise((r) => setTimeout(r, 12_000)); // the stale time itself is what is tested
+    // The lock is held under the id the drainer beats for (a drainer on another machine has no process group to check).
+    const locks = await sql(env, `SELECT j.locked_by, d.seen_at > now() - interval '5 seconds' AS fresh FROM graphile_worker.jobs j
+      LEFT JOIN chrys_outbox.drainers d ON d.worker_id = j.locked_by WHERE j.locked_by IS NOT NULL`);
+    expect(locks).toMatchObject([{ fresh: true }]);
+    const second = await cli(s, env, ['drain-outbox', '--json']);
+    expect(second.ran).toBe(0);
+    writeFileSync(join(s.root, 'go'), '');
+    const finished = await first;
+    expect(finished.exitCode, finished.stderr).toBe(0);
+    expect(JSON.parse(finished.stdout)).toMatchObject({ done: 1 });
+    expect(runs(s)).toBe(1);
+  }, 120_000);
+
+  it('fire does not hang on a database that holds a lock: past its query timeout the job goes to the file outbox', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres');
+    await fire(s, env); // creates the schema
+    const holder = new pg.Client({ connectionString: env.CHRYS_TEST_OUTBOX_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE graphile_worker._private_jobs IN ACCESS EXCLUSIVE MODE');
+      const decision = await fire(s, env, 's2');
+      expect(decision.warnings.find((w: any) => w.code === 'outbox_fallback')?.message).toMatch(/went to the file outbox/);
+      expect(fileJobs(s)).toHaveLength(1);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      await holder.end();
+    }
+  }, 60_000);
+
+  it('outbox migrate --to files and back --to postgres moves every pending job, none lost or doubled; a drain then runs each once', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 3600 });
+    for (const session of ['a', 'b', 'c']) await fire(s, env, session);
+    const ids = (await listed(s, env, 'pending')).map((j) => j.job_id).sort();
+    expect(ids).toHaveLength(3);
+    expect(await cli(s, env, ['outbox', 'migrate', '--to', 'files', '--json'])).toEqual({ to: 'files', moved: 3, left_running: 0 });
+    expect(await listed(s, env)).toEqual([]);
+    expect(fileJobs(s)).toEqual(ids.map((id) => `${id}.json`));
+    expect(await cli(s, env, ['outbox', 'migrate', '--to', 'postgres', '--json'])).toEqual({ to: 'postgres', moved: 3, left_running: 0 });
+    expect(fileJobs(s)).toEqual([]);
+    const back = await listed(s, env, 'pending');
+    expect(back.map((j) => j.job_id).sort()).toEqual(ids);
+    expect(back.map((j) => j.due_at).every((d: string) => Date.parse(d) > Date.now() + 3000_000)).toBe(true);
+    expect(await cli(s, env, ['outbox', 'migrate', '--to', 'postgres', '--json'])).toEqual({ to: 'postgres', moved: 0, left_running: 0 });
+    for (const id of ids) await cli(s, env, ['outbox', 'retry', id]);
+    const summary = await cli(s, env, ['drain-outbox', '--json']);
+    expect(summary.done).toBe(3);
+    expect(runs(s)).toBe(3);
+  });
+
+  it('the server gone mid-drain: the drain says outbox_unreachable (69, no password); after the restart the job is not lost and runs', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, shell: 'echo start >> ../runs; while [ ! -e ../release ]; do sleep 0.05; done' });
+    await fire(s, env);
+    const drain = s.run(['drain-outbox', '--json'], { env });
+    await eventually(() => runs(s) === 1, 30_000, 'the first start');
+    cluster().pgStop('fast');
+    try {
+      writeFileSync(join(s.root, 'release'), ''); // the hook ends while the server is down: its filing cannot happen
+      const r = await drain;
+      expect(r.exitCode, r.stderr + r.stdout).toBe(69);
+      expect(r.stderr).toContain('cannot use the PostgreSQL outbox at postgres://chrys:***@');
+      expect(r.stderr + r.stdout).not.toContain(cluster().password);
+    } finally {
+      cluster().pgStart();
+    }
+    expect(await listed(s, env, 'pending')).toHaveLength(1);
+    let done = 0;
+    for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done; // its lock goes stale after 10 s
+    expect(done).toBe(1);
+    expect(runs(s)).toBe(2);
+    expect(await listed(s, env, 'pending')).toEqual([]);
+  }, 90_000);
+
+  it('a row whose payload is not a Chrys job is filed failed as outbox_invalid_job; the Chrys job beside it runs, nothing else touched', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0 });
+    await fire(s, env);
+    await sql(env, "SELECT graphile_worker.add_job('chrys:host:test-host', '{\"not\": \"a job\"}'::json)");
+    const other = await sql(env, "SELECT (graphile_worker.add_job('someone-else', '{\"x\": 1}'::json)).id::text AS id");
+    const summary = await cli(s, env, ['drain-outbox', '--json']);
+    expect(summary.done).toBe(1);
+    expect(summary.jobs).toContainEqual(expect.objectContaining({ outcome: 'invalid_job', error: expect.stringContaining('outbox_invalid_job') }));
+    expect(runs(s)).toBe(1);
+    const bad = await sql(env, "SELECT state, job->>'error' AS error, job->'payload'->'row_payload' AS row FROM chrys_outbox.finished WHERE job_id LIKE 'pg-%'");
+    expect(bad).toEqual([{ state: 'failed', error: 'outbox_invalid_job', row: { not: 'a job' } }]);
+    expect(await sql(env, 'SELECT id::text AS id, task_identifier, locked_at FROM graphile_worker.jobs')).toEqual([{ id: other[0].id, task_identifier: 'someone-else', locked_at: null }]);
+  });
+
+  it('drain-outbox --dry-run shows each job with its due time and runs nothing', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 3600 });
+    await fire(s, env);
+    const [job] = await listed(s, env, 'pending');
+    const dry = await cli(s, env, ['drain-outbox', '--dry-run', '--json']);
+    expect(dry.jobs).toEqual([{ job_id: job.job_id, hook_id: 'follow-up', outcome: 'not_due', due_at: job.due_at }]);
+    expect(Date.parse(job.due_at) - Date.now()).toBeGreaterThan(3500_000);
+    const text = await cli(s, env, ['drain-outbox', '--dry-run']);
+    expect(text.stdout).toContain(`due ${job.due_at}`);
+    expect(runs(s)).toBe(0);
+    expect(await listed(s, env, 'pending')).toHaveLength(1);
+  });
+
+  it('a drainer with another host id runs the portable job, not the one bound to the machine that queued it', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, more: `${hookYaml({ id: 'roams', event: 'after_turn', run: "type: shell\nshell: 'echo \"$CHRYS_HOOK_ID\" >> ../runs'", execution: 'mode: async\ndelivery: durable\nportable: true' })}\n` });
+    await fire(s, env);
+    expect((await listed(s, env, 'pending')).map((j) => j.hook_id).sort()).toEqual(['follow-up', 'roams']);
+    hostIs(s, 'other-host');
+    expect((await cli(s, env, ['drain-outbox', '--json'])).done).toBe(1);
+    expect(readFileSync(join(s.root, 'runs'), 'utf8')).toBe('roams\n');
+    expect((await listed(s, env, 'pending')).map((j) => j.hook_id)).toEqual(['follow-up']);
+    hostIs(s, 'test-host');
+    expect((await cli(s, env, ['drain-outbox', '--json'])).done).toBe(1);
+    expect(readFileSync(join(s.root, 'runs'), 'utf8')).toBe('roams\nfollow-up\n');
+  });
+
+  it('outbox logs JOB prints the log of a job the database filed; a detached hook is started detached and filed done at its launch', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"', more: `${hookYaml({ id: 'away', event: 'after_turn', run: "type: shell\nshell: 'echo $$ > ../away.pid; exec sleep 600'", execution: 'mode: fire_and_forget\ndetach: true\ndelivery: durable' })}\n` });
+    await fire(s, env);
+    const summary = await cli(s, env, ['drain-outbox', '--json']); // returns although the detached hook runs on
+    expect(summary.done).toBe(2);
+    const pid = Number(await eventually(() => existsSync(join(s.root, 'away.pid')) && readFileSync(join(s.root, 'away.pid'), 'utf8').trim(), 10_000, 'the detached hook'));
+    try {
+      expect(process.kill(pid, 0)).toBe(true);
+    } finally {
+      process.kill(-pid, 'SIGKILL');
+    }
+    const done = await listed(s, env, 'done');
+    const job = done.find((j) => j.hook_id === 'follow-up');
+    const logs = await cli(s, env, ['outbox', 'logs', job.job_id]);
+    expect(logs.stdout).toContain('hello from follow-up');
+  });
 });

@@ -56,9 +56,18 @@ export function unreachable(url: string, e: unknown): ChrysError {
 }
 
 /** A connected client; throws outbox_unreachable. */
-export async function connect(url: string): Promise<Client> {
+/**
+ * How long one of fire's queries may take. A server that accepts the
+ * connection but holds a lock (or hangs) must not hold the agent's tool call:
+ * past it the job goes to the file outbox instead (outbox_fallback).
+ */
+export const FIRE_QUERY_TIMEOUT_MS = 5000;
+
+export async function connect(url: string, opts: { queryTimeoutMs?: number } = {}): Promise<Client> {
   const pg = await loadPg();
-  const client = new pg.Client(config(url));
+  const bound = opts.queryTimeoutMs;
+  // statement_timeout and lock_timeout end the work on the server; query_timeout stops waiting here.
+  const client = new pg.Client({ ...config(url), ...(bound ? { statement_timeout: bound, lock_timeout: bound, query_timeout: bound + 1000 } : {}) });
   client.on('error', () => {}); // a server that goes away: the next query says so
   try {
     await client.connect();
@@ -69,10 +78,14 @@ export async function connect(url: string): Promise<Client> {
   return client;
 }
 
-/** A pool for the drain and the commands; errors of idle clients are not fatal. */
-export async function pool(url: string, max = 4): Promise<Pool> {
+/** json (oid 114) columns as their text: a job's numbers keep their spelling (20 digits, 1.0), as parseJob reads them. */
+const JSON_OID = 114;
+
+/** A pool for the drain and the commands; errors of idle clients are not fatal. `rawJson`: json columns come back as text. */
+export async function pool(url: string, max = 4, { rawJson = false } = {}): Promise<Pool> {
   const pg = await loadPg();
-  const p = new pg.Pool({ ...config(url), max });
+  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser };
+  const p = new pg.Pool({ ...config(url), max, ...(rawJson ? { types } : {}) });
   p.on('error', () => {});
   p.on('connect', (c) => c.on('error', () => {})); // a server that goes away mid-drain: the query in flight says so
   return p;

@@ -6,7 +6,11 @@
 // row due later, a failure filed as failed (not retried by the engine).
 // graphile-worker's own lock lasts 4 hours; a drainer that dies (kill -9)
 // stops its heartbeat, and after LOCK_STALE_MS its jobs are unlocked by the
-// next drainer, as a stale lock of the file outbox is taken over.
+// next drainer, as a stale lock of the file outbox is taken over. As there,
+// the hook's process group is noted (outbox/locks/<job_id>.pgid), and a job
+// whose earlier hook still runs on this machine is not started again until it
+// ends. A `detach: true` hook is started detached (startDetached), done once
+// it started, as the file drain does.
 
 import { EventEmitter } from 'node:events';
 import type { Pool, PoolClient } from 'pg';
@@ -15,7 +19,7 @@ import type { Warning } from '../../core/diagnostics.js';
 import { stringField } from '../../core/envelope.js';
 import { ChrysError } from '../../core/errors.js';
 import { NO_SWITCHES, gate } from '../../core/gate.js';
-import type { Json, JsonObject } from '../../core/json.js';
+import { type Json, type JsonObject, stringifyJson } from '../../core/json.js';
 import { jobHistoryStatus } from '../../core/outcome.js';
 import { configDirOf, workspaceOf } from '../../config/locations.js';
 import { existsSync } from 'node:fs';
@@ -25,10 +29,14 @@ import { formatLog, logName, newRunId, pruneLogs, writeLog } from '../../run/log
 import { killGroup } from '../../run/process-group.js';
 import { TempFiles } from '../../run/runtime.js';
 import { type RunRecord, runHook } from '../../run/spawn.js';
+import { ensureDir } from '../../base/runtime-layout.js';
+import { startDetached } from '../../run/detached.js';
 import { OnceGuard } from '../../state/once.js';
 import { LOCK_STALE_MS } from '../claim.js';
 import { type DrainOptions, drainSettingsOf } from '../drain.js';
 import { HookFinder, type LoadMemo } from '../find-hook.js';
+import { forgetGroup, noteGroup, previousRunAlive } from '../run-job.js';
+import { locksDir } from '../store.js';
 import { HistoryBatch } from '../history-batch.js';
 import { type Job, InvalidJob, parseJob } from '../job.js';
 import { retryPolicy, retryRequest } from '../retry.js';
@@ -45,6 +53,10 @@ type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 const HEARTBEAT_MS = 2000;
 /** How long an untrusted or not-runnable-here job waits before it is looked at again. */
 const RECHECK_SECONDS = 60;
+/** How long a job whose earlier hook still runs (its drainer was killed) waits before it is looked at again. */
+const ALIVE_RECHECK_MS = 2000;
+/** How long a filing waits for a server that went away (a restart); below LOCK_STALE_MS, so the job is not unlocked meanwhile. */
+const FILING_RETRY_MS = 8000;
 
 export interface PgDrainOptions extends DrainOptions {
   watch?: boolean;
@@ -54,15 +66,29 @@ export interface PgDrainOptions extends DrainOptions {
   stopper?: { stop?: () => void };
 }
 
-/** graphile-worker's handler payload as a Chrys job; throws InvalidJob for a row another writer put there. */
-const asJob = (payload: unknown): Job => parseJob(JSON.stringify(payload ?? null));
+/**
+ * graphile-worker's handler payload as a Chrys job; throws InvalidJob for a row
+ * another writer put there. The drain's pool hands json over as its text, so
+ * the payload's numbers keep their spelling.
+ */
+const asJob = (payload: unknown): Job => parseJob(typeof payload === 'string' ? payload : JSON.stringify(payload ?? null));
+
+/** The row's payload as a value, for the record of a row that is not a Chrys job. */
+function rowPayload(payload: unknown): Json {
+  if (typeof payload !== 'string') return (payload ?? null) as Json;
+  try {
+    return JSON.parse(payload) as Json;
+  } catch {
+    return payload;
+  }
+}
 
 export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Promise<DrainSummary> {
   const configDir = configDirOf(opts);
   const tally = new Tally(opts.keepJobs ?? true, opts.onJob, opts.onWarning);
   const settings = await drainSettingsOf(opts);
   const policy = retryPolicy(settings);
-  const db: Pool = await pool(choice.url, clampParallel(settings.max_parallel_hooks) + 4);
+  const db: Pool = await pool(choice.url, clampParallel(settings.max_parallel_hooks) + 4, { rawJson: true });
   const temp = new TempFiles(configDir);
   const history = new HistoryBatch(configDir);
   const memo: LoadMemo = new Map();
@@ -86,9 +112,24 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       c.release();
     }
   };
+  // What a run ended in, once its hook ran: a server that restarts meanwhile is waited for
+  // (up to FILING_RETRY_MS), as the job would otherwise run again once its lock is stale.
+  const lasting = async <T>(fn: (c: PoolClient) => Promise<T>): Promise<T> => {
+    for (let wait = 250; ; wait *= 2) {
+      try {
+        return await guard(fn);
+      } catch (e) {
+        if (!(e instanceof ChrysError) || e.code !== 'outbox_unreachable' || wait > FILING_RETRY_MS / 2) throw e;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  };
   try {
     await guard((c) => ensureSchema(c, choice.url));
-    if (!opts.dryRun) pruneLogs(configDir);
+    if (!opts.dryRun) {
+      pruneLogs(configDir);
+      ensureDir(locksDir(configDir));
+    }
     const absorbed = opts.dryRun ? 0 : await guard((c) => absorbFileJobs(configDir, c, choice.hostId));
     if (absorbed > 0) tally.warn({ code: 'outbox_fallback', message: `moved ${absorbed} job${absorbed === 1 ? '' : 's'} that fire wrote to the file outbox while PostgreSQL was unreachable into the database` });
     if (opts.dryRun) return await dryRun(guard, tally, choice);
@@ -110,8 +151,8 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       } catch (e) {
         if (!(e instanceof InvalidJob)) throw e;
         // Not ours to run: kept as failed with why, its payload as it was.
-        const bad = { job_id: `pg-${helpers.job.id}`, hook_id: '', event: '', payload: { row_payload: (payload ?? null) as Json } as JsonObject, created_at: new Date().toISOString(), state: 'failed', retries: helpers.job.attempts, last_started_at: null, last_finished_at: null, exit_code: null, error: 'outbox_invalid_job', stderr_tail: null, invalid_reason: e.message } as Job;
-        await guard((c) => fileFinished(c, bad, 'failed'));
+        const bad = { job_id: `pg-${helpers.job.id}`, hook_id: '', event: '', payload: { row_payload: rowPayload(payload) } as JsonObject, created_at: new Date().toISOString(), state: 'failed', retries: helpers.job.attempts, last_started_at: null, last_finished_at: null, exit_code: null, error: 'outbox_invalid_job', stderr_tail: null, invalid_reason: e.message } as Job;
+        await lasting((c) => fileFinished(c, bad, 'failed'));
         tally.report({ job_id: bad.job_id, hook_id: '', outcome: 'invalid_job', error: `outbox_invalid_job: ${e.message}` });
         return;
       }
@@ -122,7 +163,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       const ids = { job_id: job.job_id, hook_id: job.hook_id };
       const startsBefore = job.retries + row.attempts - 1;
       const key = row.key ?? job.job_id;
-      const requeue = async (next: Job, runAt: Date): Promise<void> => guard((c) => addJob(c, { job: next, key, runAt: runAt.toISOString(), mode: 'replace' }, choice.hostId));
+      const requeue = async (next: Job, runAt: Date): Promise<void> => lasting((c) => addJob(c, { job: next, key, runAt: runAt.toISOString(), mode: 'replace' }, choice.hostId));
       const warnings: Warning[] = [];
       const finder = new HookFinder(opts, warnings, memo);
       await finder.global();
@@ -134,12 +175,17 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
           await requeue({ ...job, retries: startsBefore }, new Date(Date.now() + RECHECK_SECONDS * 1000));
           return tally.report({ ...ids, outcome: 'untrusted' });
         }
-        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: found.error }, 'failed'));
+        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: found.error }, 'failed'));
         return tally.report({ ...ids, outcome: found.error, error: found.message });
       }
       if (startsBefore >= policy.maxRetries) {
-        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed'));
+        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed'));
         return tally.report({ ...ids, outcome: 'max_retries', error: `started ${startsBefore} times (outbox_max_retries ${policy.maxRetries})` });
+      }
+      if (previousRunAlive(configDir, job.job_id)) {
+        // Its drainer died (kill -9) while the hook runs on: not twice at once; this start not counted.
+        await requeue({ ...job, retries: startsBefore }, new Date(Date.now() + ALIVE_RECHECK_MS));
+        return tally.report({ ...ids, outcome: 'claimed' });
       }
       const hook = found.hook;
       const sessionId = stringField(job.payload, 'session_id');
@@ -156,20 +202,41 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       };
       const refusal = ask(false) ?? (once.claim(hook, job.job_id) ? ask(true) : undefined);
       if (refusal) {
-        await guard((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed'));
+        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed'));
         return tally.report({ ...ids, outcome: 'failed', error: refusal });
       }
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
-      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), JSON.stringify(job.payload), temp, {
-        onSpawn: (pid) => pids.set(job.job_id, pid),
+      if (hook.execution.detach) return launchDetached(started, hook, ctx);
+      const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
+        onSpawn: (pid) => {
+          pids.set(job.job_id, pid);
+          noteGroup(configDir, job.job_id, pid);
+        },
         cancelled: () => stopping,
       });
       pids.delete(job.job_id);
+      forgetGroup(configDir, job.job_id);
       const filed = await settle(started, hook, record, requeue);
       tally.warn(...filed.warnings);
       tally.report({ ...ids, outcome: filed.outcome, ...(filed.error ? { error: filed.error } : {}), ...(filed.dueAt ? { due_at: filed.dueAt } : {}), ...(filed.logPath ? { log_path: filed.logPath } : {}), ...(filed.outcome === 'failed' && record.stderrTail ? { stderr_tail: record.stderrTail } : {}) }, false, true);
       const status = jobHistoryStatus(filed.outcome, record);
       if (status !== undefined) history.add(hook, { status, session_id: sessionId, exit_code: record.exitCode, duration_ms: record.durationMs });
+    };
+
+    // Durable and detached: delivery is the launch; done once it started, failed when it could not start.
+    const launchDetached = async (job: Job, hook: Hook, ctx: HookContext): Promise<void> => {
+      const ids = { job_id: job.job_id, hook_id: job.hook_id };
+      const start = await startDetached(hook, ctx, stringifyJson(job.payload), newRunId());
+      const logPath = start.logPath ? { log_path: start.logPath } : {};
+      if ('pid' in start) {
+        await lasting((c) => fileFinished(c, { ...job, state: 'done', ...logPath }, 'done'));
+        tally.report({ ...ids, outcome: 'done', ...logPath }, false, true);
+        history.add(hook, { status: 'started', session_id: stringField(job.payload, 'session_id') });
+        return;
+      }
+      const error = start.failure.error ?? 'launch_error';
+      await lasting((c) => fileFinished(c, { ...job, state: 'failed', last_finished_at: new Date().toISOString(), error, ...logPath }, 'failed'));
+      tally.report({ ...ids, outcome: 'failed', error, ...logPath }, false, true);
     };
 
     const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
@@ -189,34 +256,59 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
         return { ...base, outcome: 'deferred', dueAt: dueAt.toISOString() };
       }
       if (retry) {
-        await guard((c) => fileFinished(c, { ...ran, state: 'failed', error: 'max_retries', deferred_reason: retry.reason }, 'failed'));
+        await lasting((c) => fileFinished(c, { ...ran, state: 'failed', error: 'max_retries', deferred_reason: retry.reason }, 'failed'));
         return { ...base, outcome: 'failed', error: 'max_retries' };
       }
       const error = record.disposition === 'done' ? null : (record.error ?? record.status);
-      await guard((c) => fileFinished(c, { ...ran, state: record.disposition as 'done' | 'failed', error }, record.disposition as 'done' | 'failed'));
+      await lasting((c) => fileFinished(c, { ...ran, state: record.disposition as 'done' | 'failed', error }, record.disposition as 'done' | 'failed'));
       return { ...base, outcome: record.disposition as 'done' | 'failed', ...(error ? { error } : {}) };
     };
 
     const { run, runOnce } = await loadGraphile();
     const events = new EventEmitter();
-    events.on('worker:create', ({ worker }: { worker: { workerId: string } }) => {
-      workers.add(worker.workerId);
+    // graphile-worker locks a job under its pool's id (pool-..., otpool-... for
+    // runOnce), not the worker's: that is the id whose heartbeat keeps the
+    // drainer's running jobs from being taken as stale.
+    events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => {
+      workers.add(workerPool.id);
       void beat().catch(() => {});
     });
     const taskList = { [hostTask(choice.hostId)]: handler as never, [PORTABLE_TASK]: handler as never };
     const common = { pgPool: db, taskList, concurrency: clampParallel(settings.max_parallel_hooks), noHandleSignals: true, logger: await quietLogger(), events: events as never, useNodeTime: false };
-    if (opts.watch) {
-      const runner = await run({ ...common, pollInterval: 10_000 });
-      opts.stopper && (opts.stopper.stop = () => {
-        stopping = true;
-        for (const pid of pids.values()) killGroup(pid, 'SIGTERM');
-        void runner.stop();
-      });
-      opts.onReady?.({ hostId: choice.hostId, workers: common.concurrency, absorbed });
-      await runner.promise;
-    } else {
-      await runOnce(common);
+    // graphile-worker files a job's end in batches, off our handler's promise: a server gone
+    // mid-drain rejects there, unhandled. Caught for this drain, and it ends as outbox_unreachable.
+    let lost: unknown;
+    let onLost: (() => void) | undefined;
+    const rejection = (e: unknown): void => {
+      if (!isUnreachable(e)) throw e;
+      lost ??= e;
+      stopping = true;
+      onLost?.();
+    };
+    process.on('unhandledRejection', rejection);
+    try {
+      if (opts.watch) {
+        const runner = await run({ ...common, pollInterval: 10_000 });
+        onLost = () => void runner.stop().catch(() => {});
+        opts.stopper && (opts.stopper.stop = () => {
+          stopping = true;
+          for (const pid of pids.values()) killGroup(pid, 'SIGTERM');
+          void runner.stop();
+        });
+        opts.onReady?.({ hostId: choice.hostId, workers: common.concurrency, absorbed });
+        await runner.promise.catch((e: unknown) => {
+          if (lost === undefined) throw e;
+        });
+      } else {
+        await runOnce(common).catch((e: unknown) => {
+          if (!isUnreachable(e)) throw e;
+          lost ??= e;
+        });
+      }
+    } finally {
+      process.off('unhandledRejection', rejection);
     }
+    if (lost !== undefined) throw unreachable(choice.url, lost);
     return tally.summary;
   } catch (e) {
     if (e instanceof ChrysError) throw e;

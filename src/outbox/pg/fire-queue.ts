@@ -10,7 +10,7 @@ import { ChrysError } from '../../core/errors.js';
 import { type Job, writeJob } from '../job.js';
 import { ensureOutbox } from '../store.js';
 import { type OutboxChoice, outboxChoice } from './choice.js';
-import { connect, isUnreachable, unreachable } from './connect.js';
+import { FIRE_QUERY_TIMEOUT_MS, connect, isUnreachable, unreachable } from './connect.js';
 import { addJobs, ensureSchema, isMissingSchema, jobKey } from './queue.js';
 import { redact } from './redact.js';
 
@@ -41,7 +41,7 @@ export const withOrigin = (job: Job, hook: Hook, hostId: string, workspace: stri
 export async function queueDurable(configDir: string, choice: Extract<OutboxChoice, { backend: 'postgres' }>, jobs: readonly DurableJob[]): Promise<Warning[]> {
   const queued = jobs.map(({ job, hook }) => ({ job, key: jobKey(job, hook), mode: hook.execution.once_per_session ? ('unsafe_dedupe' as const) : ('replace' as const) }));
   try {
-    const client = await connect(choice.url);
+    const client = await connect(choice.url, { queryTimeoutMs: FIRE_QUERY_TIMEOUT_MS });
     try {
       try {
         await addJobs(client, queued, choice.hostId);
