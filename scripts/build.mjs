@@ -89,8 +89,13 @@ await build({
   outfile: firePath.pathname,
   plugins: [coldApart],
 });
-// Its first line names its content: the code cache of one build never meets another's.
-const body = readFileSync(firePath, 'utf8');
-writeFileSync(firePath, `// chrys-hooks fire path ${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n${body}`);
+// The first line of each file that takes a code cache names its content: the
+// cache of one build never meets another's (src/cli/code-cache.ts).
+const keyed = (file, what) => {
+  const body = readFileSync(file, 'utf8');
+  writeFileSync(file, `// chrys-hooks ${what} ${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n${body}`);
+};
+keyed(firePath, 'fire path');
+for (const file of Object.values(COLD)) keyed(new URL(`../dist/cold/${file}.cjs`, import.meta.url), 'cold file');
 
 execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.api.json'], { stdio: 'inherit' });

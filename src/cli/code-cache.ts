@@ -6,10 +6,17 @@
 // A cache that V8 rejects (another build, another Node, truncated, foreign)
 // is ignored and written again; a cache that cannot be written costs only
 // the next run its compile. Nothing here is ever an error.
+//
+// The cold files (dist/cold/: the YAML parsers, zod) that the bundle requires
+// when a hooks file must be parsed get a cache of their own by the same rules,
+// each keyed by its own hash: a firing after an edit compiles them otherwise
+// (docs/performance.md). On Node 22 and 24 `module.enableCompileCache()` with
+// a plain require was measured against this and is slower: it keeps only what
+// V8 compiled before the module ran, not the functions the run compiled.
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { ensureDir } from '../base/runtime-layout.js';
 import { writeFileAtomic } from '../base/atomic-write.js';
@@ -17,8 +24,10 @@ import { writeFileAtomic } from '../base/atomic-write.js';
 export type CacheTier = 'hooks' | 'lean';
 const TIERS: readonly CacheTier[] = ['hooks', 'lean'];
 
-/** The bundle's own hash, from its first line (scripts/build.mjs writes it). */
-const KEY_LINE = /^\/\/ chrys-hooks fire path ([0-9a-f]+)\n/;
+/** The file's own hash, from its first line (scripts/build.mjs writes it). */
+const KEY_LINE = /^\/\/ chrys-hooks (?:fire path|cold file) ([0-9a-f]+)\n/;
+/** What the bundle requires from beside it (`./cold/NAME.cjs`, and `./pg.cjs` from a cold file): loaded with a cache of its own. */
+const CACHED_REQUIRE = /^\.\.?\/.*\.cjs$/;
 
 export interface LoadedBundle {
   exports: Record<string, unknown>;
@@ -33,15 +42,29 @@ export interface LoadedBundle {
  * `dirs` (in order); the cache is written to the first of `dirs` it can be.
  */
 export function loadWithCodeCache(file: string, dirs: readonly string[]): LoadedBundle {
+  const required: LoadedBundle[] = [];
+  const loaded = loadOne(file, dirs, required);
+  return {
+    ...loaded,
+    finish: (tier) => {
+      loaded.finish(tier);
+      // A cold file's cache holds what the first run that loaded it compiled; it has no tiers.
+      for (const cold of required) cold.finish('lean');
+    },
+  };
+}
+
+function loadOne(file: string, dirs: readonly string[], required: LoadedBundle[]): LoadedBundle {
   const source = readFileSync(file, 'utf8');
   const key = KEY_LINE.exec(source)?.[1];
-  const name = (tier: CacheTier): string => `fire-path-${key}-${process.version}-${process.arch}.${tier}.v8`;
+  const name = (tier: CacheTier): string => `${basename(file, '.cjs')}-${key}-${process.version}-${process.arch}.${tier}.v8`;
   const found = key ? findCache(dirs, name) : undefined;
   // The wrapper CommonJS gives a module, so the bundle runs as if required.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found ? { cachedData: found.data } : {}) });
   const rejected = found !== undefined && script.cachedDataRejected === true;
-  const module = { exports: {} as Record<string, unknown> };
-  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(file), module, file, dirname(file));
+  const module = { exports: {} as Record<string, unknown>, loaded: false };
+  (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, requireWithCache(file, dirs, required), module, file, dirname(file));
+  module.loaded = true;
   return {
     exports: module.exports,
     cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
@@ -51,6 +74,26 @@ export function loadWithCodeCache(file: string, dirs: readonly string[]): Loaded
       writeCache(script, dirs, name(tier));
     },
   };
+}
+
+/**
+ * `require` for a file run by loadOne: a `.cjs` file beside it is loaded the
+ * same way and put in Node's module cache, so a plain require of it elsewhere
+ * gets the same module; anything else is Node's require.
+ */
+function requireWithCache(file: string, dirs: readonly string[], required: LoadedBundle[]): NodeJS.Require {
+  const plain = createRequire(file);
+  const own = ((id: string): unknown => {
+    if (!CACHED_REQUIRE.test(id)) return plain(id);
+    const path = plain.resolve(id);
+    const known = plain.cache[path];
+    if (known) return known.exports;
+    const cold = loadOne(path, dirs, required);
+    plain.cache[path] = { id: path, filename: path, loaded: true, exports: cold.exports } as unknown as NodeJS.Module;
+    required.push(cold);
+    return cold.exports;
+  }) as NodeJS.Require;
+  return Object.assign(own, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
 }
 
 function findCache(dirs: readonly string[], name: (tier: CacheTier) => string): { path: string; tier: CacheTier; data: Buffer } | undefined {

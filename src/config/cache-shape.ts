@@ -15,7 +15,11 @@ const isNumber: Check = (v) => typeof v === 'number' && Number.isFinite(v);
 const isBoolean: Check = (v) => typeof v === 'boolean';
 const listOf = (check: Check): Check => (v) => Array.isArray(v) && v.every(check);
 const recordOf = (check: Check): Check => (v) => isObject(v) && Object.values(v).every(check);
-const shape = (fields: Record<string, Check>): Check => (v) => isObject(v) && Object.entries(fields).every(([k, check]) => check(Object.hasOwn(v, k) ? v[k] : undefined));
+// The field list is made once per shape, not on every value checked: `fire` checks each cached hook on every run.
+const shape = (fields: Record<string, Check>): Check => {
+  const entries = Object.entries(fields);
+  return (v) => isObject(v) && entries.every(([k, check]) => check(Object.hasOwn(v, k) ? v[k] : undefined));
+};
 const oneOf = (...values: string[]): Check => (v) => typeof v === 'string' && values.includes(v);
 
 const matcher = shape({ equals: optional(isString), contains: optional(isString), regex: optional(isString) });
@@ -75,11 +79,13 @@ const diagnostic = shape({
   event: optional(isString),
 });
 
-export const isCachedFile = (v: unknown): v is CachedFile => shape({ raw: (r) => r === null || rawFile(r), diagnostics: listOf(diagnostic) })(v);
+const cachedFile = shape({ raw: (r) => r === null || rawFile(r), diagnostics: listOf(diagnostic) });
+export const isCachedFile = (v: unknown): v is CachedFile => cachedFile(v);
 
 export interface CachedTrust {
   enabled: boolean;
   problem?: string;
 }
 
-export const isCachedTrust = (v: unknown): v is CachedTrust => shape({ enabled: isBoolean, problem: optional(isString) })(v);
+const cachedTrust = shape({ enabled: isBoolean, problem: optional(isString) });
+export const isCachedTrust = (v: unknown): v is CachedTrust => cachedTrust(v);

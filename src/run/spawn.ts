@@ -5,7 +5,7 @@
 // with everything it forked.
 
 import { type ChildProcess, type ChildProcessWithoutNullStreams, type StdioOptions, spawn } from 'node:child_process';
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
 import { JsonSyntaxError, isJsonObject, parseJson } from '../core/json.js';
@@ -80,12 +80,15 @@ interface Prepared {
  * started is a fact of the record, never a reason to call it unstarted.
  */
 export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocation, payload: string, temp: TempFiles, opts: RunOptions): Promise<RunRecord> {
-  const started = performance.now();
-  const elapsed = (): number => Math.round(performance.now() - started);
+  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks on first use.
+  const started = process.hrtime.bigint();
+  const elapsed = (): number => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
   const notStarted = (error: string, errorCode?: string): RunRecord => toRecord(notRun(error, elapsed(), invocation.argv, invocation.cwd, errorCode));
   if (!invocation.ok) return notStarted(invocation.error);
 
+  // Files, unlinked after the run; directories (a verified script's copy), removed with their contents.
   const tempPaths: string[] = [];
+  const tempDirs: string[] = [];
   const tempFile = (prefix: string, content: string): string => {
     const path = opts.sharedPayloadFile !== undefined ? temp.firingFile(prefix, content) : temp.create(prefix, content);
     tempPaths.push(path);
@@ -95,7 +98,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   try {
     let prepared: Prepared | string;
     try {
-      prepared = prepare(hook, invocation, payload, temp, tempFile, tempPaths, opts.sharedPayloadFile);
+      prepared = prepare(hook, invocation, payload, temp, tempFile, tempDirs, opts.sharedPayloadFile);
     } catch (e) {
       return notStarted(`cannot prepare the hook's files: ${(e as Error).message}`, (e as NodeJS.ErrnoException).code);
     }
@@ -134,21 +137,30 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     }
     return record;
   } finally {
+    // unlinkSync for a file: rmSync's recursive walk (node's rimraf) costs more than the unlink, once per hook.
     for (const f of tempPaths) {
-      rmSync(f, { recursive: true, force: true });
+      try {
+        unlinkSync(f);
+      } catch {
+        rmSync(f, { recursive: true, force: true }); // gone already (the hook deleted it), or the hook put a directory there
+      }
       untrackFile(f);
+    }
+    for (const d of tempDirs) {
+      rmSync(d, { recursive: true, force: true });
+      untrackFile(d);
     }
   }
 }
 
 /** The argv, environment, stdin and files of one run, or why it cannot start; throws when a file cannot be written or a foreign hook's payload is not JSON. */
-function prepare(hook: Hook, invocation: Extract<Invocation, { ok: true }>, payload: string, temp: TempFiles, tempFile: (prefix: string, content: string) => string, tempPaths: string[], shared: string | undefined): Prepared | string {
+function prepare(hook: Hook, invocation: Extract<Invocation, { ok: true }>, payload: string, temp: TempFiles, tempFile: (prefix: string, content: string) => string, tempDirs: string[], shared: string | undefined): Prepared | string {
   const foreign = foreignInput(hook, payload);
   const files = hookFiles(hook, foreign ? undefined : payload, tempFile, shared);
   if (typeof files === 'string') return files;
   const argv = verifiedArgv(hook, invocation.argv, invocation.scriptIndex, () => {
     const dir = temp.dirPath('script');
-    tempPaths.push(dir);
+    tempDirs.push(dir);
     trackFile(dir);
     return dir;
   });

@@ -35,7 +35,9 @@ function install(s: Sandbox): { dist: string; fire: (args?: string[]) => Promise
   };
   return { dist: join(copy, 'dist'), fire };
 }
-const caches = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
+const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).sort() : []);
+/** The bundle's caches; the cold files' (dist/cold/) have their own names. */
+const caches = (dir: string): string[] => cacheFiles(dir).filter((n) => n.startsWith('fire-path-'));
 
 describe('the fire path bundle and its code cache', () => {
   it('writes the cache beside dist/, upgrades it once a hook ran, and decides alike with and without it', async () => {
@@ -62,6 +64,24 @@ describe('the fire path bundle and its code cache', () => {
     expect(readFileSync(join(cacheDir, name!), 'utf8')).not.toBe('not a V8 code cache');
     rmSync(join(pkg.dist, 'fire-path.cjs'));
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
+  });
+
+  it('a firing that parses a hooks file caches the cold files it compiled, and a rejected one is rewritten', async () => {
+    const s = sandbox();
+    s.globalHooks(HOOKS);
+    const pkg = install(s);
+    const first = await pkg.fire();
+    const cacheDir = join(pkg.dist, '.cache');
+    const cold = cacheFiles(cacheDir).filter((n) => !n.startsWith('fire-path-'));
+    expect(cold.map((n) => n.split('-').slice(0, -3).join('-'))).toEqual(['js-yaml', 'zod-mini']);
+    expect(cold.every((n) => n.endsWith(`-${process.version}-${process.arch}.lean.v8`))).toBe(true);
+    // An edit: the file is parsed again, from the cold files' caches; one spoilt is rewritten.
+    writeFileSync(join(cacheDir, cold[1]!), 'not a V8 code cache');
+    s.globalHooks(`${HOOKS}# edited\n`);
+    const timeless = (d: any) => ({ ...d, hooks: d.hooks.map(({ duration_ms: _, ...h }: any) => h) });
+    expect(timeless((await pkg.fire()).decision)).toEqual(timeless(first.decision));
+    expect(readFileSync(join(cacheDir, cold[1]!), 'utf8')).not.toBe('not a V8 code cache');
+    expect(cacheFiles(cacheDir).filter((n) => !n.startsWith('fire-path-'))).toEqual(cold);
   });
 
   it('with a read-only dist/ the cache goes under the config dir, and with no hooks tree nowhere', async () => {

@@ -93,6 +93,29 @@ describe('loadWithCodeCache', () => {
     expect(() => none.finish('lean')).not.toThrow();
   });
 
+  it('a .cjs file the bundle requires gets a cache of its own, and is one module however it is required', () => {
+    const { dir, file } = bundle(`const dep = require('./cold/dep.cjs'); exports.answer = () => dep.value + (require('./cold/user.cjs').dep === dep ? 1 : 0);`);
+    mkdirSync(join(dir, 'cold'));
+    writeFileSync(join(dir, 'cold', 'dep.cjs'), '// chrys-hooks cold file 00dd\nexports.value = 41;\n');
+    writeFileSync(join(dir, 'cold', 'user.cjs'), "// chrys-hooks cold file 00ee\nexports.dep = require('./dep.cjs');\n");
+    const cache = join(dir, '.cache');
+    const first = loadInChild(file, [cache]);
+    expect(first.answer).toBe(42);
+    const names = cacheFiles(cache);
+    expect(names).toEqual([`dep-00dd-${process.version}-${process.arch}.lean.v8`, `fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`, `user-00ee-${process.version}-${process.arch}.lean.v8`]);
+    // Node's own require of it, later in the process, gets the module the bundle loaded.
+    const code = `const b = require(${JSON.stringify(resolve('dist/fire-start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify([cache])});
+process.stdout.write(String(require(${JSON.stringify(join(dir, 'cold', 'dep.cjs'))}) === require(${JSON.stringify(join(dir, 'cold', 'user.cjs'))}).dep && b.exports.answer()));`;
+    expect(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' })).toBe('42');
+    // A rejected cold cache is rewritten; the others are left as they are.
+    const depCache = join(cache, names[0]!);
+    writeFileSync(depCache, 'spoilt');
+    const kept = statSync(join(cache, names[2]!)).mtimeMs;
+    expect(loadInChild(file, [cache]).answer).toBe(42);
+    expect(readFileSync(depCache, 'utf8')).not.toBe('spoilt');
+    expect(statSync(join(cache, names[2]!)).mtimeMs).toBe(kept);
+  });
+
   it('cacheDirsFor offers the config dir only where it already has a hooks tree', () => {
     const { dir, file } = bundle();
     const config = join(dir, 'config');
