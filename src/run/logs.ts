@@ -55,15 +55,23 @@ export function formatLog(hook: Hook, record: RunRecord, notes: readonly Warning
 
 /** Writes a log file (0600); best effort: returns its path, or undefined when it could not be written. */
 export function writeLogSync(configDir: string, name: string, text: string): string | undefined {
+  const dir = logsDir(configDir);
+  const path = join(dir, name);
   try {
-    ensureDir(logsDir(configDir));
-    const path = join(logsDir(configDir), name);
+    if (!madeLogs.has(dir)) {
+      ensureDir(dir);
+      madeLogs.add(dir);
+    }
     writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
     return path;
-  } catch {
-    return undefined;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !madeLogs.delete(dir)) return undefined;
+    return writeLogSync(configDir, name, text); // logs/ went away since: make it again, once
   }
 }
+
+// The logs folders this process made or checked: one run's log costs one open, not a mkdir and a walk of lstats.
+const madeLogs = new Set<string>();
 
 /** As writeLogSync, off the event loop (the drain runs many jobs at once). */
 export async function writeLog(configDir: string, name: string, text: string): Promise<string | undefined> {
