@@ -98,10 +98,10 @@ async function pgboss(url, { listen }) {
     await listener.connect();
     await listener.query('LISTEN chrys_bench');
     let onStart = () => {};
-    listener.on('notification', async () => {
+    listener.on('notification', () => void (async () => {
       const jobs = await boss.fetch('lat', { batchSize: 4 });
       for (const j of jobs) { onStart(); await boss.complete('lat', j.id); }
-    });
+    })());
     const notifier = new pg.Client(url);
     await notifier.connect();
     for (let i = 0; i < SAMPLES; i++) {

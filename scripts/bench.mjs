@@ -7,7 +7,6 @@
 // Node 22 and 24 (scripts/bench/nodes.mjs); BENCH_NODES=20 (a list of majors)
 // picks which.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,6 +17,7 @@ import { Server } from './bench/serve.mjs';
 import { median, pairedRatio, quantile } from './bench/stats.mjs';
 import { commandMatchBench } from './bench/command-match.mjs';
 import { benchOnEveryNode } from './bench/nodes.mjs';
+import { lefthookExe } from './bench/lefthook.mjs';
 
 // The parent runs this script once per Node binary (BENCH_CHILD set) and writes the outputs.
 if (!process.env.BENCH_CHILD) {
@@ -27,7 +27,7 @@ if (!process.env.BENCH_CHILD) {
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const BIN = resolve('bin/chrys-hooks');
-const LEFTHOOK = createRequire(import.meta.url)('lefthook/get-exe.js').getExePath();
+const LEFTHOOK = lefthookExe();
 const root = mkdtempSync(join(tmpdir(), 'chrys-bench-'));
 const f = makeFixtures(root);
 spawnSync('git', ['init', '-q', f.lefthookDir]);

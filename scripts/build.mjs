@@ -98,4 +98,5 @@ const keyed = (file, what) => {
 keyed(firePath, 'fire path');
 for (const file of Object.values(COLD)) keyed(new URL(`../dist/cold/${file}.cjs`, import.meta.url), 'cold file');
 
-execFileSync(process.execPath, [new URL('../node_modules/typescript/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.api.json'], { stdio: 'inherit' });
+// TypeScript 7's tsc (package.json's `typescript` is the 6.0 API, which only the linter uses).
+execFileSync(process.execPath, [new URL('../node_modules/typescript7/bin/tsc', import.meta.url).pathname, '-p', 'tsconfig.api.json'], { stdio: 'inherit' });

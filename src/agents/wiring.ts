@@ -3,7 +3,7 @@
 // `chrys-hooks fire` (by any path to the binary), wherever it sits in the file.
 
 import { basename } from 'node:path';
-import { type JsoncMember, type JsoncNode, JsoncError, lineColOf, memberOf, parseJsonc, plainOf } from '../core/jsonc.js';
+import { type JsoncMember, type JsoncNode, JsoncError, lineColOf, memberOf, parseJsonc } from '../core/jsonc.js';
 import { appendEntry, compactJson, removeEntry, replaceNode } from '../core/jsonc-edit.js';
 import { shellWords } from '../core/shell-words.js';
 import type { AgentDescriptor } from './types.js';
@@ -170,6 +170,3 @@ export function removeHandler(text: string, entry: WiredEntry): string {
   if (events.members.length > 1) return removeEntry(text, events, eventIndex);
   return removeEntry(text, p.root, p.root.members.indexOf(p.hooks!));
 }
-
-/** The plain value of the file, for tests and the schema checks. */
-export const plainOfText = (text: string): unknown => plainOf(parseJsonc(text));

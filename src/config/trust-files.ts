@@ -35,7 +35,7 @@ export function realPathOr(path: string): string {
   }
 }
 
-/** The workspace as the record keys it: its real path (a copy elsewhere is another key). */
+/** The workspace as the record keys it: its real path (a copy elsewhere is another key). @alias */
 export const workspaceKey = realPathOr;
 
 export const inside = (path: string, dir: string): boolean => {
@@ -167,9 +167,6 @@ export function readNow(path: string): { now: FileNow; data?: Buffer } {
 }
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
-
-/** The state of a recorded file now: its real path and the hash of its bytes, null when it is gone, or why it cannot be hashed. */
-export const fileNow = (file: TrustedFile): FileNow => readNow(file.path).now;
 
 /** Tree files present now that the record does not hold: added since `trust`. */
 export function untrackedTreeFiles(files: readonly TrustedFile[], workspaceReal: string): string[] {

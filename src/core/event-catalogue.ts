@@ -3,7 +3,6 @@
 
 import { ALIAS_AGENTS, type Agent, COMMON_FIELDS, type DecisionKey, EVENT_ALIASES, EVENT_NAMES, type EventName, type PayloadField, eventSpec, eventSpecFor } from './events.js';
 
-export const AGENTS: readonly Agent[] = ['claude', 'codex', 'gemini', 'cursor'];
 export const AGENT_NAMES: Record<Agent | 'other', string> = { claude: 'Claude Code', codex: 'Codex', gemini: 'Gemini CLI', cursor: 'Cursor', other: 'other spellings' };
 
 export interface CatalogueEntry {

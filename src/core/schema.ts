@@ -9,6 +9,7 @@ import { MAX_PARALLEL_HOOKS, MAX_TIMEOUT_SECONDS } from './config.js';
 import type { JsonPath } from './json.js';
 import { AGENT_PROTOCOLS, type AgentProtocol } from './protocols/agents/index.js';
 
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 const matcherSchema = z.strictObject({

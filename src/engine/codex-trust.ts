@@ -53,7 +53,7 @@ export function codexHookTrust(codex: string, cwd: string, env: NodeJS.ProcessEn
         pending = pending.slice(newline + 1);
         let message: { id?: unknown; result?: unknown; error?: { message?: unknown } };
         try {
-          message = JSON.parse(line);
+          message = JSON.parse(line) as typeof message;
         } catch {
           continue;
         }

@@ -8,7 +8,7 @@ const READ_CONCURRENCY = 16;
 
 /** Reads and parses job files, a few at a time, off the event loop. */
 export async function readCandidates(configDir: string, ids: readonly string[]): Promise<Candidate[]> {
-  const out: (Candidate | undefined)[] = new Array(ids.length);
+  const out = new Array<Candidate | undefined>(ids.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < ids.length; i = next++) {

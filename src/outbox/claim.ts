@@ -19,8 +19,8 @@ export async function withJobLock<T>(configDir: string, jobId: string, fn: () =>
   ensureDirOnce(locksDir(configDir));
   let release: () => Promise<void>;
   try {
-    release = await lock(configDir, jobId, staleMs).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== 'ENOENT') throw e;
+    release = await lock(configDir, jobId, staleMs).catch((e: unknown) => {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       // locks/ went away since this process made it: make it again, once
       forgetDir(locksDir(configDir));
       ensureDirOnce(locksDir(configDir));

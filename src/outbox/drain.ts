@@ -170,7 +170,7 @@ export class Drainer {
   /** A job that cannot run goes to failed/ (a dry run only says so); one this drain cannot move stays pending, with why. */
   private async fail(v: Extract<Verdict, { action: 'fail' }>): Promise<void> {
     if (this.opts.dryRun) return this.tally.report({ ...idsOf(v), outcome: v.outcome, error: `${v.message}; would move to failed/` }, true);
-    const moved = await this.failUnderClaim(v.fileId, v.outcome, v.message).catch((e: Error) => ({ outcome: 'pending' as const, error: `${v.message}; could not move it to failed/: ${e.message}` }));
+    const moved = await this.failUnderClaim(v.fileId, v.outcome, v.message).catch((e: unknown) => ({ outcome: 'pending' as const, error: `${v.message}; could not move it to failed/: ${e instanceof Error ? e.message : String(e)}` }));
     this.tally.report({ ...idsOf(v), ...moved });
   }
 

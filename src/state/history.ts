@@ -75,11 +75,6 @@ export function readRuns(configDir: string, hook: Pick<Hook, 'source' | 'file' |
 
 export const lastRun = (configDir: string, hook: Pick<Hook, 'source' | 'file' | 'id'>): RunEntry | undefined => readRuns(configDir, hook).at(-1);
 
-/** Appends several runs of one hook in one write (a drain's batch); never throws. */
-export function recordRuns(configDir: string, hook: Hook, entries: readonly (Omit<RunEntry, 'at'> & { at: Date })[]): void {
-  recordRunsOfHooks(configDir, [[hook, entries]]);
-}
-
 /** A firing's or a drain's runs, per hook: the history directory checked once, one write per hook; never throws. */
 export function recordRunsOfHooks(configDir: string, runs: Iterable<readonly [Hook, readonly (Omit<RunEntry, 'at'> & { at: Date })[]]>): void {
   let dirReady = false;

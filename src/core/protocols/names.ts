@@ -108,5 +108,3 @@ export function shellCommandOf(toolName: string, args: Readonly<Record<string, u
   if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return argvLine(value as string[]);
   return 'missing';
 }
-
-export const shellToolNames = (): string[] => SHELL_TOOLS.map((t) => t.tool);

@@ -379,6 +379,3 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash
 const XARGS_VALUES = new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-J', '-R', '-S', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var', '--max-lines', '--eof']);
 const PARALLEL_VALUES = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '--timeout', '-N', '-n', '--max-args', '--colsep', '-C']);
 const WATCH_VALUES = new Set(['-n', '--interval', '-d', '-q', '--equexit']);
-
-/** The documented wrapper names (docs/hooks-file.md). */
-export const WRAPPER_NAMES: readonly string[] = [...Object.keys(WRAPPERS), 'env', 'command', 'xargs', 'parallel', 'find -exec', 'eval', 'watch', ...[...SHELLS].map((s) => `${s} -c`)];

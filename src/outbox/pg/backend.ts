@@ -4,11 +4,11 @@
 
 import type { Client } from 'pg';
 import { type Change, type OutboxBackend, doneJob, unknownJob } from '../backend.js';
-import { type Job, requeued } from '../job.js';
+import { requeued } from '../job.js';
 import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
-import { connect, unreachable, isUnreachable, withClient } from './connect.js';
+import { connect, withClient } from './connect.js';
 import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, removeUnlocked, tryPendingEntry } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
@@ -107,5 +107,3 @@ export class PostgresOutbox implements OutboxBackend {
   }
 }
 
-export { isUnreachable, unreachable };
-export type { Job };

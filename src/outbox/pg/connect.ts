@@ -84,7 +84,7 @@ const JSON_OID = 114;
 /** A pool for the drain and the commands; errors of idle clients are not fatal. `rawJson`: json columns come back as text. */
 export async function pool(url: string, max = 4, { rawJson = false } = {}): Promise<Pool> {
   const pg = await loadPg();
-  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser };
+  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? (v: string) => v : (pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown))) as typeof pg.types.getTypeParser };
   const p = new pg.Pool({ ...config(url), max, ...(rawJson ? { types } : {}) });
   p.on('error', () => {});
   p.on('connect', (c) => c.on('error', () => {})); // a server that goes away mid-drain: the query in flight says so

@@ -141,7 +141,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       });
     };
     await beat();
-    heartbeat = setInterval(() => void beat().catch((e: Error) => tally.warn({ code: 'outbox_unavailable', message: redact(e.message, choice.url) })), HEARTBEAT_MS);
+    heartbeat = setInterval(() => void beat().catch((e: unknown) => tally.warn({ code: 'outbox_unavailable', message: redact(e instanceof Error ? e.message : String(e), choice.url) })), HEARTBEAT_MS);
     heartbeat.unref();
 
     const handler = async (payload: unknown, helpers: { job: { id: string; attempts: number; key: string | null } }): Promise<void> => {

@@ -20,4 +20,4 @@ export const importRulesOf = (agent: AgentProtocol): ImportRules => IMPORT_RULES
 /** The agents as prose: "claude, codex, gemini, cursor or copilot". */
 export const agentList = (agents: readonly string[] = AGENT_PROTOCOLS): string => `${agents.slice(0, -1).join(', ')} or ${agents[agents.length - 1]}`;
 
-export type { AgentProtocolDescriptor, EnvValue, GateMatch, ImportRules } from './types.js';
+export type { AgentProtocolDescriptor, ImportRules } from './types.js';
