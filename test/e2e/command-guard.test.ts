@@ -1,31 +1,40 @@
 // The starter shell guard end to end: `init --protocol claude` writes it, and
-// Claude Code's hook input for each line of the dodge corpus, sent through
-// `fire --protocol claude`, is denied or let through as the corpus says.
+// Claude Code's hook input for each line of the dodge corpus, answered as
+// `fire --protocol claude` answers it, is denied or let through as the corpus
+// says. The whole corpus goes through one `serve --stdio` process (its answer
+// is fire's, byte for byte: test/e2e/serve.test.ts); a line of each kind also
+// goes through `fire --protocol claude` itself, held to the same answer.
 
 import { describe, expect, it } from 'vitest';
 import { CORPUS } from '../helpers/command-corpus.js';
 import { useSandbox } from '../helpers/sandbox.js';
-
-async function inBatches<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(run))));
-  return out;
-}
+import { ServeProcess } from '../helpers/serve.js';
 
 describe('the starter guard through fire --protocol claude', () => {
   const sandbox = useSandbox();
   it('denies every dangerous line of the corpus and allows every safe twin', { timeout: 240_000 }, async () => {
     const s = sandbox();
     expect((await s.run(['init', '--global', '--protocol', 'claude'])).exitCode).toBe(0);
-    const results = await inBatches(CORPUS, 4, async (c) => {
-      const input = { session_id: 's', cwd: s.workspace, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c.line } };
-      const r = await s.run(['fire', '--protocol', 'claude'], { input: JSON.stringify(input) });
-      const out = r.stdout.trim() === '' ? {} : JSON.parse(r.stdout);
-      return { c, exitCode: r.exitCode, denied: out.hookSpecificOutput?.permissionDecision === 'deny', reason: out.hookSpecificOutput?.permissionDecisionReason as string | undefined };
+    const input = (line: string): object => ({ session_id: 's', cwd: s.workspace, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: line } });
+    const serve = new ServeProcess(s);
+    for (const c of CORPUS) serve.send({ protocol: 'claude', envelope: input(c.line) });
+    const answers = await Promise.all(CORPUS.map(() => serve.next()));
+    serve.end();
+    expect(await serve.exited).toEqual({ code: 0, signal: null });
+    const results = CORPUS.map((c, i) => {
+      const out = JSON.parse(answers[i]!);
+      return { c, exitCode: out.exit_code, denied: out.hookSpecificOutput?.permissionDecision === 'deny', reason: out.hookSpecificOutput?.permissionDecisionReason as string | undefined };
     });
     const wrong = results.filter((r) => r.exitCode !== 0 || r.denied !== (r.c.verdict === 'block')).map((r) => `${r.c.verdict} ${JSON.stringify(r.c.line)}: exit ${r.exitCode}, denied ${r.denied}`);
     expect(wrong).toEqual([]);
     expect(results.find((r) => r.denied)?.reason).toContain('this command destroys work');
+    // fire --protocol claude gives the same answers: a blocked line, a fail-closed one and a safe twin.
+    const samples = [CORPUS.findIndex((c) => c.verdict === 'block' && !c.failClosed), CORPUS.findIndex((c) => c.failClosed), CORPUS.findIndex((c) => c.verdict === 'allow')];
+    for (const i of samples) {
+      const fired = await s.run(['fire', '--protocol', 'claude'], { input: JSON.stringify(input(CORPUS[i]!.line)) });
+      expect(fired.exitCode, fired.stderr).toBe(0);
+      expect(answers[i], CORPUS[i]!.line).toBe(`${fired.stdout.replace(/\n$/, '').replace(/^\{\}$/, '{').replace(/\}$/, ',')}"exit_code":0,"stderr":""}`);
+    }
   });
 
   it('shows the parsed commands and the one that matched in resolve and fire --explain', async () => {

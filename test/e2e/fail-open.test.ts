@@ -82,12 +82,12 @@ describe('--fail-closed: a guard that fails blocks', () => {
     const s = sandbox();
     s.globalScript('hang.sh', '#!/usr/bin/env bash\nexec sleep 60\n');
     const hang = (execution: string): string => `hooks:\n${hookYaml({ id: 'slow-guard', run: 'type: script\npath: scripts/hang.sh', execution })}\n`;
-    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 1'));
+    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 0.3'));
     for (const protocol of PROTOCOLS) {
       const r = await fire(s, toolCall(s, protocol, { command: 'cat ' + 'a'.repeat(10_001) }), ['--protocol', protocol, '--fail-closed']);
       expect(deniedBecause(protocol, r), protocol).toMatch(/hook "slow-guard" failed \(.*tim/);
     }
-    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 1\non_error: ignore'));
+    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 0.3\non_error: ignore'));
     const r = await fire(s, toolCall(s, 'claude', { command: 'ls' }), ['--protocol', 'claude', '--fail-closed']);
     expect([r.exitCode, deniedBecause('claude', r)]).toEqual([0, undefined]);
   });

@@ -3,8 +3,9 @@ import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
+import { type TestContext, describe, expect, it } from 'vitest';
+import { LOCK_STALE_MS } from '../../src/outbox/claim.js';
+import { BIN, Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
@@ -300,8 +301,16 @@ describe('drain-outbox and the folders it finds', () => {
 });
 
 describe('faults', () => {
-  it('delivers a durable job exactly once more after the worker is killed mid-run', async () => {
-    const s = sandbox();
+  // A sandbox of its own, removed when the test ends (by the test context's hook: the global one cannot tell concurrent tests apart).
+  const fresh = (t: TestContext): Sandbox => {
+    const s = new Sandbox();
+    t.onTestFinished(() => s.cleanup());
+    return s;
+  };
+
+  // The two killed-claimant tests run at once: each waits out a lock's 10 s, and the waits need not take turns.
+  it.concurrent('delivers a durable job exactly once more after the worker is killed mid-run', async (t) => {
+    const s = fresh(t);
     // First run: record the worker's pid and hang. Later runs: count a delivery and exit 0.
     s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $PPID > ../first; echo $$ > ../hook.pid; sleep 300; fi; echo delivered >> ../deliveries'));
     await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
@@ -309,8 +318,10 @@ describe('faults', () => {
     const hookPid = Number(await eventually(() => read(join(s.root, 'hook.pid'))?.trim() || undefined, 5000));
     process.kill(workerPid, 'SIGKILL');
     process.kill(-hookPid, 'SIGKILL'); // the machine "rebooted": the half-done run is gone too
-    expect(jobs(s, 'pending')).toMatchObject([{ hook_id: 'deliver', retries: 1, state: 'running' }]);
+    const running = jobs(s, 'pending');
+    expect(running).toMatchObject([{ hook_id: 'deliver', retries: 1, state: 'running' }]);
     // The dead worker's claim goes stale after 10 s; until then drains report it claimed.
+    await lockGoesStale(s, running[0].job_id);
     const result = await pollDrain(s, (out) => out.done === 1, 30_000);
     expect(result.jobs).toMatchObject([{ outcome: 'done' }]);
     expect(lines(join(s.root, 'deliveries'))).toEqual(['delivered']);
@@ -318,8 +329,8 @@ describe('faults', () => {
     expect(jobs(s, 'done')).toMatchObject([{ retries: 2 }]);
   }, 60_000);
 
-  it('takes over the claim of a drain-outbox killed while running a job', async () => {
-    const s = sandbox();
+  it.concurrent('takes over the claim of a drain-outbox killed while running a job', async (t) => {
+    const s = fresh(t);
     s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $$ > ../first; sleep 300; fi; echo delivered >> ../deliveries'));
     pendingJob(s, 'held');
     const first = execa(process.execPath, [BIN, 'drain-outbox', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
@@ -329,6 +340,7 @@ describe('faults', () => {
     process.kill(-hookPid, 'SIGKILL');
     const immediately = await drain(s);
     expect(immediately.skipped.claimed).toBe(1);
+    await lockGoesStale(s, 'held');
     const result = await pollDrain(s, (out) => out.done === 1, 30_000);
     expect(result.jobs).toMatchObject([{ job_id: 'held', outcome: 'done' }]);
     expect(lines(join(s.root, 'deliveries'))).toEqual(['delivered']);
@@ -441,6 +453,12 @@ describe('follow-up hooks', () => {
     expect(jobs(s, 'pending')).toEqual([]);
   });
 });
+
+/** Resolves once the job's lock, held by a killed claimant, is older than LOCK_STALE_MS: until then every drain reports it claimed. */
+async function lockGoesStale(s: Sandbox, jobId: string): Promise<void> {
+  const lock = join(outbox(s, 'locks'), `${jobId}.lock`);
+  await eventually(() => !existsSync(lock) || Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS, 30_000, `the lock of ${jobId} to go stale`);
+}
 
 /** Runs drain-outbox until `done(summary)` holds; each call is a real drain, so this waits on the outbox's state. */
 async function pollDrain(s: Sandbox, done: (summary: any) => boolean, ms: number): Promise<any> {

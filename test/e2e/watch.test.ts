@@ -9,9 +9,9 @@ import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, isA
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
 
-/** A durable hook `deliver` for after_tool_call, with fast retries. */
+/** A durable hook `deliver` for after_tool_call, with fast retries (a "not yet" is due again in 0.2 s). */
 const DELIVER = (shell: string, settings = '', execution = ''): string =>
-  `settings:\n  outbox_retry_age_seconds: 0\n  outbox_retry_delay_seconds: 1\n${settings}hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${execution}` })}\n`;
+  `settings:\n  outbox_retry_age_seconds: 0\n  outbox_retry_delay_seconds: 0.2\n${settings}hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${execution}` })}\n`;
 
 function pendingJob(s: Sandbox, id: string, fields: Record<string, unknown> = {}): void {
   mkdirSync(outbox(s, 'pending'), { recursive: true });

@@ -1,7 +1,7 @@
 // doctor and install look programs up on PATH: only in absolute entries.
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { onPath } from '../../src/engine/self-command.js';
 
@@ -12,13 +12,9 @@ describe('onPath', () => {
     mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'codex'), '#!/bin/sh\n');
     chmodSync(join(bin, 'codex'), 0o755);
-    const cwd = process.cwd();
-    process.chdir(root);
-    try {
-      expect(onPath('codex', { PATH: 'node_modules/.bin' })).toBeUndefined();
-      expect(onPath('codex', { PATH: `.:node_modules/.bin:${bin}` })).toBe(join(bin, 'codex'));
-    } finally {
-      process.chdir(cwd);
-    }
+    // The same directory spelt relative to this process's cwd: found only when spelt absolute.
+    const relativeBin = relative(process.cwd(), bin);
+    expect(onPath('codex', { PATH: relativeBin })).toBeUndefined();
+    expect(onPath('codex', { PATH: `.:${relativeBin}:${bin}` })).toBe(join(bin, 'codex'));
   });
 });
