@@ -5,7 +5,7 @@
 // A `detach: true` hook is launched instead of run, by the worker and the
 // drain alike: its job is filed once the launch is known (launchJob).
 
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, DEFAULT_SETTINGS } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
@@ -13,7 +13,7 @@ import { jobHistoryStatus } from '../core/outcome.js';
 import { type DetachedStart, startDetached } from '../run/detached.js';
 import type { HookContext } from '../core/hook-template.js';
 import { resolveInvocation } from '../run/invocation.js';
-import { formatLog, logName, newRunId, writeLogSync } from '../run/logs.js';
+import { formatLog, logName, newRunId, writeLog } from '../run/logs.js';
 import { groupAlive } from '../run/process-group.js';
 import type { TempFiles } from '../run/runtime.js';
 import { type RunRecord, runHook } from '../run/spawn.js';
@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../base/atomic-write.js';
 import { withJobLock } from './claim.js';
 import { type Job, parseJob, writeJob } from './job.js';
 import { type RetryPolicy, retryPolicy, retryRequest } from './retry.js';
-import { jobPath, locksDir, moveJob, moveJobAsync, readJobText, writeAtomic, writeAtomicAsync } from './store.js';
+import { jobPath, locksDir, moveJob, moveJobAsync, readJobTextAsync, writeAtomicAsync } from './store.js';
 
 export type JobOutcome = 'done' | 'failed' | 'pending' | 'deferred' | 'claimed' | 'gone';
 
@@ -63,7 +63,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
   const claim = await withJobLock(configDir, jobId, async (): Promise<JobRun> => {
     let text: string | undefined;
     try {
-      text = readJobText(configDir, 'pending', jobId);
+      text = await readJobTextAsync(configDir, 'pending', jobId);
     } catch (e) {
       return { outcome: 'pending', error: `${(e as Error).message}; not started`, warnings: [] };
     }
@@ -75,7 +75,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     const refusal = opts.refuse?.(job);
     if (refusal) {
       const filed: Job = { ...job, state: 'failed', error: refusal };
-      fileJobSync(configDir, jobId, filed, 'failed');
+      await fileJobAsync(configDir, jobId, filed, 'failed');
       return { outcome: 'failed', job: filed, warnings: [] };
     }
     job.retries += 1;
@@ -83,7 +83,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     job.last_started_at = new Date().toISOString();
     try {
       // fsync'd: the start count must survive a crash, or a job that crashes the machine would run forever.
-      writeAtomic(jobPath(configDir, 'pending', jobId), stringifyJson(job as unknown as Json, 2) + '\n');
+      await writeAtomicAsync(jobPath(configDir, 'pending', jobId), stringifyJson(job as unknown as Json, 2) + '\n');
     } catch (e) {
       return { outcome: 'pending', job, error: `cannot update the job file (${errorCode(e)}); not started`, warnings: [] };
     }
@@ -119,7 +119,7 @@ async function launchJob(configDir: string, jobId: string, job: Job, start: Deta
     : { ...job, state: 'failed', last_finished_at: new Date().toISOString(), error: start.failure.error ?? 'launch_error' };
   const run = 'pid' in start ? { job: filed, launched: { pid: start.pid }, warnings: [], ...logPath } : { job: filed, record: start.failure, warnings: [], ...logPath };
   try {
-    fileJobSync(configDir, jobId, filed, filed.state === 'done' ? 'done' : 'failed');
+    await fileJobAsync(configDir, jobId, filed, filed.state === 'done' ? 'done' : 'failed');
   } catch (e) {
     return { ...run, outcome: 'pending', error: `${'pid' in start ? 'started' : 'could not start'}, but cannot file the job (${errorCode(e)}); it stays pending` };
   }
@@ -127,19 +127,19 @@ async function launchJob(configDir: string, jobId: string, job: Job, start: Deta
 }
 
 /** Files a job after its run: pending (cancelled, killed), deferred, done, or failed. */
-function settle(configDir: string, jobId: string, hook: Hook, job: Job, record: RunRecord, opts: JobRunOptions): JobRun {
+async function settle(configDir: string, jobId: string, hook: Hook, job: Job, record: RunRecord, opts: JobRunOptions): Promise<JobRun> {
   const policy = opts.retry ?? retryPolicy(DEFAULT_SETTINGS);
   const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
   const warnings = retry?.warning ? [retry.warning] : [];
-  const logPath = writeLogSync(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
+  const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
   job.last_finished_at = new Date().toISOString();
   job.exit_code = record.exitCode;
   job.stderr_tail = record.stderrTail || null;
   if (logPath) job.log_path = logPath;
-  const file = (outcome: JobOutcome, folder: 'pending' | 'done' | 'failed', filed: Job): JobRun => {
+  const file = async (outcome: JobOutcome, folder: 'pending' | 'done' | 'failed', filed: Job): Promise<JobRun> => {
     const run = { job: filed, record, warnings, ...(logPath ? { logPath } : {}) };
     try {
-      fileJobSync(configDir, jobId, filed, folder);
+      await fileJobAsync(configDir, jobId, filed, folder);
     } catch (e) {
       return { ...run, outcome: 'pending', error: `ran, but cannot file the job (${errorCode(e)}); it stays pending` };
     }
@@ -171,6 +171,8 @@ export function noteGroup(configDir: string, jobId: string, pgid: number): void 
   }
 }
 
+/** Forgets the note once the hook's run is over. */
+export const forgetGroup = (configDir: string, jobId: string): void => rmSync(groupNote(configDir, jobId), { force: true });
 
 /** Whether the hook of an earlier start of the job (its starter killed) still runs here; forgets a dead group's note. */
 export function previousRunAlive(configDir: string, jobId: string): boolean {
@@ -181,33 +183,13 @@ export function previousRunAlive(configDir: string, jobId: string): boolean {
     return false;
   }
   if (Number.isInteger(pgid) && pgid > 0 && groupAlive(pgid)) return true;
-  forgetGroup(configDir, jobId);
+  rmSync(groupNote(configDir, jobId), { force: true });
   return false;
-}
-
-/** Forgets the note once the hook's run is over. */
-export function forgetGroup(configDir: string, jobId: string): void {
-  try {
-    unlinkSync(groupNote(configDir, jobId));
-  } catch {
-    // gone already (or never written)
-  }
 }
 
 /** Rewrites the job file `fileId` in pending/, then moves it to its folder by rename. */
 export function fileJob(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
   writeJob(configDir, 'pending', job, fileId);
-  if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
-}
-
-/**
- * fileJob as a durable job's run files it: synchronous (a handful of small
- * writes costs less than a thread-pool round trip each), and a job bound for
- * done/ is not fsync'd: it has been delivered, so a power cut can cost its
- * record, never a delivery.
- */
-export function fileJobSync(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
-  writeFileAtomic(jobPath(configDir, 'pending', fileId), stringifyJson(job as unknown as Json, 2) + '\n', { durable: folder !== 'done' });
   if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
 }
 

@@ -26,20 +26,6 @@ export const writeAtomic = (path: string, content: string): void => writeFileAto
  */
 export const writeAtomicAsync = (path: string, content: string, durable = true): Promise<void> => writeFileAtomicAsync(path, content, { durable });
 
-// Folders this process has made or checked (ensureDir) since the drain's last
-// look (tightenOutbox forgets them): a job's moves need no mkdir and lstat each.
-const ensured = new Set<string>();
-
-/** ensureDir, once per folder until tightenOutbox looks again. */
-export function ensureDirOnce(dir: string): void {
-  if (ensured.has(dir)) return;
-  ensureDir(dir);
-  ensured.add(dir);
-}
-
-/** Forgets that `dir` was made (it went away meanwhile). */
-export const forgetDir = (dir: string): boolean => ensured.delete(dir);
-
 export function ensureOutbox(configDir: string): void {
   for (const f of FOLDERS) ensureDir(outboxDir(configDir, f));
   ensureDir(locksDir(configDir));
@@ -54,7 +40,6 @@ export function ensureOutbox(configDir: string): void {
  * should be is left to listJobs to report.
  */
 export function tightenOutbox(configDir: string): void {
-  ensured.clear();
   for (const dir of [...FOLDERS.map((f) => outboxDir(configDir, f)), locksDir(configDir)]) {
     let isDir: boolean;
     try {
@@ -164,17 +149,8 @@ export function isOddJobFile(configDir: string, folder: Folder, jobId: string): 
 
 /** Moves a job file between folders by rename (atomic on one filesystem). */
 export function moveJob(configDir: string, jobId: string, from: Folder, to: Folder): void {
-  const dir = outboxDir(configDir, to);
-  ensureDirOnce(dir);
-  try {
-    renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
-  } catch (e) {
-    // The folder went away since it was made: make it again (a job file gone is still ENOENT after).
-    if (errnoOf(e) !== 'ENOENT') throw e;
-    forgetDir(dir);
-    ensureDirOnce(dir);
-    renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
-  }
+  ensureDir(outboxDir(configDir, to));
+  renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
 }
 
 export async function moveJobAsync(configDir: string, jobId: string, from: Folder, to: Folder): Promise<void> {

@@ -55,23 +55,15 @@ export function formatLog(hook: Hook, record: RunRecord, notes: readonly Warning
 
 /** Writes a log file (0600); best effort: returns its path, or undefined when it could not be written. */
 export function writeLogSync(configDir: string, name: string, text: string): string | undefined {
-  const dir = logsDir(configDir);
-  const path = join(dir, name);
   try {
-    if (!madeLogs.has(dir)) {
-      ensureDir(dir);
-      madeLogs.add(dir);
-    }
+    ensureDir(logsDir(configDir));
+    const path = join(logsDir(configDir), name);
     writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
     return path;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !madeLogs.delete(dir)) return undefined;
-    return writeLogSync(configDir, name, text); // logs/ went away since: make it again, once
+  } catch {
+    return undefined;
   }
 }
-
-// The logs folders this process made or checked: one run's log costs one open, not a mkdir and a walk of lstats.
-const madeLogs = new Set<string>();
 
 /** As writeLogSync, off the event loop (the drain runs many jobs at once). */
 export async function writeLog(configDir: string, name: string, text: string): Promise<string | undefined> {
