@@ -7,8 +7,8 @@
 import { execa } from 'execa';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentBin } from '../shared/agents.js';
-import { AgentSandbox, type Run, chrys, installFor } from '../shared/sandbox.js';
+import { agentBin } from '../common/agents.js';
+import { AgentSandbox, type Run, chrys, installFor } from '../common/sandbox.js';
 import { MockAnthropic, type Step } from './mock-anthropic.js';
 
 export const CLAUDE = agentBin('claude');

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requireAgent } from '../shared/agents.js';
+import { requireAgent } from '../common/agents.js';
 import { ClaudeSession, describeRun, notices, toolUseResults } from './claude-session.js';
 import { requestText, resultText, toolResults } from './mock-anthropic.js';
 

@@ -6,7 +6,7 @@
 // harmless answer and do not consume the script.
 
 import type { ServerResponse } from 'node:http';
-import { LoopbackServer, type Received, type SseEvent, jsonBody, sendJson, sendSse } from '../shared/loopback.js';
+import { LoopbackServer, type Received, type SseEvent, jsonBody, sendJson, sendSse } from '../common/loopback.js';
 
 export type Step = { text: string } | { tool: string; input: Record<string, unknown> };
 

@@ -6,7 +6,7 @@
 // what the agent sent next: the tool output, the injected context.
 
 import type { ServerResponse } from 'node:http';
-import { LoopbackServer, jsonBody, sendJson, sendSse } from '../shared/loopback.js';
+import { LoopbackServer, jsonBody, sendJson, sendSse } from '../common/loopback.js';
 
 export type Turn = { text: string } | { shell: string };
 

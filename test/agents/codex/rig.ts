@@ -7,8 +7,8 @@
 import { execa } from 'execa';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { requireAgent } from '../shared/agents.js';
-import { HookDirs, type Run, chrys, tempRoot } from '../shared/sandbox.js';
+import { requireAgent } from '../common/agents.js';
+import { HookDirs, type Run, chrys, tempRoot } from '../common/sandbox.js';
 import { MockResponses, type ModelRequest, type Turn } from './mock-responses.js';
 
 const TRUST_HOOKS = resolve('test/agents/codex/trust-hooks.py');

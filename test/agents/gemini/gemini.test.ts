@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sent, toolResults } from './mock-model.js';
-import { requireAgent } from '../shared/agents.js';
+import { requireAgent } from '../common/agents.js';
 import { type AgentRun, GeminiRig } from './rig.js';
 
 const shell = (command: string) => ({ call: 'run_shell_command', args: { command } });

@@ -5,7 +5,7 @@
 // router's classifier, countTokens) get a harmless answer and are recorded
 // apart.
 
-import { LoopbackServer, type Received, jsonBody, sendJson, sendSse } from '../shared/loopback.js';
+import { LoopbackServer, type Received, jsonBody, sendJson, sendSse } from '../common/loopback.js';
 import type { ServerResponse } from 'node:http';
 
 /** One model turn: text, or a call of one of the agent's tools. */

@@ -5,8 +5,8 @@
 
 import { execa } from 'execa';
 import { join } from 'node:path';
-import { agentBin } from '../shared/agents.js';
-import { AgentSandbox, type Run, chrys, installFor } from '../shared/sandbox.js';
+import { agentBin } from '../common/agents.js';
+import { AgentSandbox, type Run, chrys, installFor } from '../common/sandbox.js';
 import { MockModel, type Reply } from './mock-model.js';
 
 export const GEMINI = agentBin('gemini');

@@ -11,8 +11,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentPrefix, requireAgent } from '../shared/agents.js';
-import { AgentSandbox, chrys, installFor } from '../shared/sandbox.js';
+import { agentPrefix, requireAgent } from '../common/agents.js';
+import { AgentSandbox, chrys, installFor } from '../common/sandbox.js';
 
 const BUNDLE = join(agentPrefix('gemini'), 'node_modules', '@google', 'gemini-cli', 'bundle');
 
