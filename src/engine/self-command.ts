@@ -4,7 +4,8 @@
 // PATH), else the absolute path of the running binary.
 
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { which } from '../base/interpreter.js';
 
 /** The running binary: the bin shim node was started with. */
 export const runningBinary = (): string => resolve(process.argv[1] ?? 'chrys-hooks');
@@ -28,18 +29,12 @@ function isExecutableFile(p: string): boolean {
 }
 
 /**
- * The first executable `name` in an absolute PATH entry. A relative entry
- * (`.`, `node_modules/.bin`) names a directory of whatever folder the command
- * runs in, a cloned repository's among them: it is never searched.
+ * The first executable `name` in an absolute PATH entry of `env` (the same
+ * look-up interpreters get: a relative entry such as `node_modules/.bin`
+ * names a folder of whatever directory the command runs in, a cloned
+ * repository's among them, and is never searched).
  */
-export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
+export const onPath = (name: string, env: NodeJS.ProcessEnv = process.env): string | undefined => which(name, env.PATH ?? '');
 
 const SAFE_WORD = /^[\w@%+=:,./-]+$/;
 export const shellQuote = (word: string): string => (SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
