@@ -19,6 +19,7 @@ import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
 import { verifiedArgv } from './verified-script.js';
 import type { TempFiles } from './runtime.js';
+import { type SpawnHelper, spawnHelper } from './spawn-helper.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
 export const RESULT_LIMIT = 1024 * 1024;
@@ -139,17 +140,22 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
   } finally {
     // unlinkSync for a file: rmSync's recursive walk (node's rimraf) costs more than the unlink, once per hook.
     for (const f of tempPaths) {
-      try {
-        unlinkSync(f);
-      } catch {
-        rmSync(f, { recursive: true, force: true }); // gone already (the hook deleted it), or the hook put a directory there
-      }
+      removeTemp(f);
       untrackFile(f);
     }
     for (const d of tempDirs) {
       rmSync(d, { recursive: true, force: true });
       untrackFile(d);
     }
+  }
+}
+
+/** Removes a run's temp file in one unlink; a directory (a verified script's copy) with what it holds. */
+function removeTemp(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') rmSync(path, { recursive: true, force: true });
   }
 }
 
@@ -343,6 +349,67 @@ export function startGroupLeader(argv: readonly string[], cwd: string, env: Node
  * (a failed kill) is noted and the run waited for as any other.
  */
 function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+  const helper = spawnHelper();
+  if (helper) return helperSpawnAndWait(helper, argv, cwd, env, stdin, timeoutMs, onSpawn);
+  return directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn);
+}
+
+/**
+ * spawnAndWait through the spawning helper: the same record, the same
+ * timeout and group kill. If the helper dies before it reported the pid, the
+ * job never ran (it was stopped before its exec, and dies with the helper):
+ * it is spawned directly instead. If it dies after, the job's end cannot be
+ * known: its group is killed and the run ends as one killed from outside (it
+ * stays pending, as any such run).
+ */
+function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+  return new Promise((resolvePromise) => {
+    const stdout = new HeadTail(OUTPUT_LIMIT);
+    const stderr = new HeadTail(OUTPUT_LIMIT);
+    let pid: number | undefined;
+    let errorAfterSpawn: string | undefined;
+    const kill = (signal: NodeJS.Signals): void => {
+      if (pid !== undefined) killGroup(pid, signal);
+    };
+    let timeout: ReturnType<typeof armTimeout> | undefined;
+    const finish = (ended: Pick<Ended, 'exitCode' | 'signal'> & Partial<LaunchError>): void => {
+      timeout?.stop();
+      if (pid !== undefined) untrackGroup(pid);
+      resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), timedOut: timeout?.fired() ?? false, stdout, stderr });
+    };
+    const sent = helper.spawn(argv, cwd, env, stdin, {
+      onPid: (p) => {
+        pid = p;
+        timeout = armTimeout(timeoutMs, kill);
+        trackGroup(p);
+        try {
+          onSpawn?.(p);
+        } catch (e) {
+          errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
+        }
+      },
+      onLaunchError: (code) => finish({ exitCode: null, signal: null, ...launchErrorOf(Object.assign(new Error(nodeSpawnMessage(argv[0]!, code)), { code }), argv[0]!) }),
+      onOutput: (stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk),
+      onExit: (code, signal) => finish({ exitCode: code, signal }),
+      onHelperLost: (started) => {
+        if (!started) {
+          directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn).then(resolvePromise, () => finish({ exitCode: null, signal: null, launchError: 'the spawn helper died' }));
+          return;
+        }
+        kill('SIGKILL');
+        errorAfterSpawn ??= 'the spawn helper died while the hook ran; its group was killed';
+        finish({ exitCode: null, signal: 'SIGKILL' });
+      },
+    });
+    if (!sent) directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn).then(resolvePromise, () => {});
+  });
+}
+
+// Node emits these spawn errors (message `spawn <file> <code>`) and throws the others (`spawn <code>`): the helper's are worded the same.
+const EMITTED = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOENT']);
+const nodeSpawnMessage = (file: string, code: string): string => (EMITTED.has(code) ? `spawn ${file} ${code}` : `spawn ${code}`);
+
+function directSpawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
