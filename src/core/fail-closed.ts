@@ -3,7 +3,7 @@
 // stops (a blocked stop would keep the agent looping), are left alone.
 
 import type { Hook } from './config.js';
-import { type Decision, type HookReport, emptyDecision } from './decide.js';
+import { type Decision, type HookReport, type Outcome, emptyDecision } from './decide.js';
 import type { EventName } from './events.js';
 import type { Warning } from './diagnostics.js';
 
@@ -65,4 +65,18 @@ export function noteFailClosedBlock(decision: Decision, hook: Hook, ran: Hook, r
     hook: hook.id,
     message: `blocked because --fail-closed is on: hook "${hook.id}" ${report.reason ?? report.status}; a guard that fails blocks (write on_error: ignore on the hook to let its failures through)`,
   });
+}
+
+/**
+ * A guard run under --fail-closed (`ran` from failClosedHook, on_error block)
+ * whose result file could not be read (not JSON, not an object, too large,
+ * deleted or not a regular file) gave no answer at all: it blocks, as a
+ * failing guard does, where a plain firing takes it as no opinion.
+ */
+export function blockOnUnreadableResult(decision: Decision, ran: Hook, outcome: Outcome): void {
+  if (decision.blocked || outcome.status !== 'ok' || outcome.result.kind !== 'invalid') return;
+  if (ran.execution.on_error !== 'block' || ran.execution.mode !== 'blocking' || !FAIL_CLOSED_EVENTS.includes(decision.event)) return;
+  const noted = [...decision.warnings].reverse().find((w) => w.code === 'result_invalid' && w.hook === ran.id);
+  if (noted) noted.message = `hook "${ran.id}": ${outcome.result.reason}; a guard with no readable answer`;
+  blockFailClosed(decision, `[result_invalid] hook "${ran.id}": ${outcome.result.reason}`, ran.source);
 }

@@ -11,7 +11,7 @@ import type { Warning } from '../core/diagnostics.js';
 import type { KillSwitches } from '../core/kill-switch.js';
 import { type Gate, gate } from '../core/gate.js';
 import { stringField } from '../core/envelope.js';
-import { failClosedHook, noteFailClosedBlock } from '../core/fail-closed.js';
+import { blockOnUnreadableResult, failClosedHook, noteFailClosedBlock } from '../core/fail-closed.js';
 import { type EventName, eventSpecFor } from '../core/events.js';
 import { AGENT_PROTOCOL_KEY } from '../core/protocols/inbound.js';
 import { type JsonObject, isJsonObject, stringifyJson } from '../core/json.js';
@@ -195,6 +195,7 @@ async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: s
   const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);
   noteFailClosedBlock(f.decision, hook, ran, report);
+  if (f.failClosed) blockOnUnreadableResult(f.decision, ran, record);
   f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [], ...(command ? { command } : {}) });
   f.history.add(hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
 }

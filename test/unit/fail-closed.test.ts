@@ -1,10 +1,13 @@
 // `fire --fail-closed` (core/fail-closed.ts): which load problems block which
-// events, the block it makes, and the decision in place of an internal error.
+// events, the block it makes, the decision in place of an internal error, and
+// a guard whose result file cannot be read.
 import { describe, expect, it } from 'vitest';
-import { type Decision, emptyDecision } from '../../src/core/decide.js';
+import type { Hook } from '../../src/core/config.js';
+import { type Decision, type Outcome, emptyDecision } from '../../src/core/decide.js';
 import type { EventName } from '../../src/core/events.js';
 import type { Warning } from '../../src/core/diagnostics.js';
-import { FAIL_CLOSED_EVENTS, applyFailClosed, blockFailClosed, failClosedDecision } from '../../src/core/fail-closed.js';
+import { FAIL_CLOSED_EVENTS, applyFailClosed, blockFailClosed, blockOnUnreadableResult, failClosedDecision, failClosedHook } from '../../src/core/fail-closed.js';
+import { testHook } from '../helpers/hook.js';
 
 const withWarnings = (event: EventName, ...warnings: Warning[]): Decision => ({ ...emptyDecision(event), warnings });
 const w = (code: Warning['code'], message = 'm', source?: 'global' | 'project'): Warning => ({ code, message, ...(source ? { source } : {}) });
@@ -85,5 +88,38 @@ describe('failClosedDecision', () => {
   it('has no decision for an event it does not guard', () => {
     expect(failClosedDecision('after_tool_call', 'disk full')).toBeUndefined();
     expect(failClosedDecision('session_end', 'disk full')).toBeUndefined();
+  });
+});
+
+describe('blockOnUnreadableResult', () => {
+  const outcome = (result: Outcome['result'], status: Outcome['status'] = 'ok'): Outcome => ({ status, exitCode: 0, signal: null, durationMs: 1, stderrTail: '', result });
+  const unreadable = outcome({ kind: 'invalid', reason: 'the result file is not JSON' });
+  const guard = failClosedHook(testHook({ id: 'g', source: 'project' }), 'before_tool_call');
+
+  it('blocks a guarded event whose guard left a result file that cannot be read, blamed on its layer', () => {
+    const d = emptyDecision('before_tool_call');
+    blockOnUnreadableResult(d, guard, unreadable);
+    expect(d).toMatchObject({ blocked: true, reason: 'chrys-hooks fails closed: [result_invalid] hook "g": the result file is not JSON', blocked_by: { id: 'fail-closed', source: 'project' } });
+  });
+
+  it('lets through an empty or valid result, a failure (on_error decides it), an event it does not guard, and an explicit on_error: ignore', () => {
+    const cases: [Decision, Hook, Outcome][] = [
+      [emptyDecision('before_tool_call'), guard, outcome({ kind: 'none' })],
+      [emptyDecision('before_tool_call'), guard, outcome({ kind: 'json', value: {} })],
+      [emptyDecision('before_tool_call'), guard, { ...unreadable, status: 'failed' }],
+      [emptyDecision('after_tool_call'), failClosedHook(testHook(), 'after_tool_call'), unreadable],
+      [emptyDecision('before_tool_call'), failClosedHook(testHook({ execution: { on_error: 'ignore', on_error_explicit: true } }), 'before_tool_call'), unreadable],
+      [emptyDecision('before_tool_call'), failClosedHook(testHook({ execution: { mode: 'async' } }), 'before_tool_call'), unreadable],
+    ];
+    for (const [d, hook, o] of cases) {
+      blockOnUnreadableResult(d, hook, o);
+      expect(d.blocked).toBe(false);
+    }
+  });
+
+  it('leaves a decision that is already blocked as it is', () => {
+    const d: Decision = { ...emptyDecision('before_tool_call'), blocked: true, reason: 'hook said no', blocked_by: { id: 'g', source: 'global' } };
+    blockOnUnreadableResult(d, guard, unreadable);
+    expect(d).toMatchObject({ reason: 'hook said no', warnings: [] });
   });
 });
