@@ -63,7 +63,7 @@ function renderSummary(s: DrainSummary, dryRun: boolean): string {
   // A dry run is asked "what would happen, and when": it lists every job, with its due time.
   const lines = s.jobs.filter((j) => dryRun || !QUIET.has(j.outcome)).flatMap((j) => jobLines(j, now));
   for (const w of s.warnings) lines.push(`warning ${w.code}: ${printable(w.message)}`);
-  const ran = dryRun ? `would run ${s.would_run}, would move ${s.would_fail} to failed/` : `ran ${s.ran}: ${s.done} done, ${s.failed} failed, ${s.deferred} deferred`;
+  const ran = dryRun ? `would run ${s.would_run}, would file ${s.would_fail} as failed` : `ran ${s.ran}: ${s.done} done, ${s.failed} failed, ${s.deferred} deferred`;
   lines.push(
     `${s.considered} pending considered, ${ran}; ` +
       `skipped ${s.skipped.young} young, ${s.skipped.not_due} not due, ${s.skipped.claimed} claimed, ${s.skipped.untrusted} untrusted` +
@@ -72,7 +72,7 @@ function renderSummary(s: DrainSummary, dryRun: boolean): string {
   if (s.failed_jobs.length) {
     const named = s.failed_jobs.slice(0, FAILED_NAMED).map((f) => `${printable(f.job_id)} (${printable(f.hook_id)}${f.error ? `: ${printable(f.error)}` : ''})`);
     const more = s.failed_jobs.length - named.length;
-    lines.push(`${s.failed_jobs.length} failed job${s.failed_jobs.length === 1 ? '' : 's'} in failed/: ${named.join(', ')}${more ? `, and ${more} more` : ''}`);
+    lines.push(`${s.failed_jobs.length} failed job${s.failed_jobs.length === 1 ? '' : 's'} in the outbox: ${named.join(', ')}${more ? `, and ${more} more` : ''}`);
     lines.push('    see them with `chrys-hooks outbox list --state failed`; requeue them with `chrys-hooks outbox retry --failed`');
   }
   return lines.join('\n');

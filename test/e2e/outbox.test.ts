@@ -558,7 +558,7 @@ describe('the drain summary names failed jobs', () => {
     for (const k of ['considered', 'ran', 'done', 'failed', 'deferred', 'pending', 'would_run', 'would_fail', 'skipped', 'jobs', 'warnings']) expect(out).toHaveProperty(k);
     expect(out.failed_jobs).toEqual([{ job_id: 'bad', hook_id: 'deliver', error: 'exited with status 3', failed_at: expect.any(String) }]);
     const text = await s.run(['drain-outbox']);
-    expect(text.stdout).toContain('1 failed job in failed/: bad (deliver: exited with status 3)');
+    expect(text.stdout).toContain('1 failed job in the outbox: bad (deliver: exited with status 3)');
     expect(text.stdout).toContain('chrys-hooks outbox retry --failed');
   });
 });

@@ -252,7 +252,7 @@ describe('job logs and reports', () => {
     expect(readdirSync(outbox(s, 'pending')).sort()).toEqual(['a-garbage.json', 'b-tired.json', 'c-good.json', 'd-young.json']);
     expect(existsSync(join(s.root, 'ran'))).toBe(false);
     const human = await s.run(['drain-outbox', '--dry-run']);
-    expect(human.stdout).toContain('4 pending considered, would run 1, would move 2 to failed/');
+    expect(human.stdout).toContain('4 pending considered, would run 1, would file 2 as failed');
     const real = await drain(s);
     const counted = real.done + real.failed + real.deferred + real.pending + real.would_run + real.would_fail + Object.values(real.skipped as Record<string, number>).reduce((a, b) => a + b, 0);
     expect([real.considered, counted]).toEqual([real.jobs.length, real.jobs.length]);
