@@ -2,7 +2,9 @@
 // --fail-closed a guard that crashes, hangs or cannot launch blocks; deep but
 // valid JSON is parsed, and refused input is a deny; a hook's "ask" is never
 // answered as an allow; serve and the API give every answer as JSON; and a
-// relative PATH entry never picks a hook's interpreter.
+// relative PATH entry never picks a hook's interpreter. One input against
+// given files is a golden scenario (test/golden/fail-open/); here inputs built
+// by code, serve, the API, and a workspace with a node_modules of its own.
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,95 +46,11 @@ function deniedBecause(protocol: Protocol, r: { exitCode: number; stderr: string
 
 const guardHook = (execution = 'mode: blocking'): string => hookYaml({ id: 'guard', run: 'type: script\npath: scripts/guard.py', execution });
 
-describe('--fail-closed: a guard that fails blocks', () => {
-  it('a guard that crashes on a list where it expects a string denies the call under each protocol, and its on_error: ignore twin lets it through', async () => {
-    const s = sandbox();
-    s.globalScript('guard.py', PY_GUARD);
-    s.globalHooks(`hooks:\n${guardHook()}\n`);
-    for (const protocol of PROTOCOLS) {
-      const r = await fire(s, toolCall(s, protocol, { command: ['rm', '-rf', '/'] }), ['--protocol', protocol, '--fail-closed']);
-      expect(deniedBecause(protocol, r), protocol).toMatch(/hook "guard" failed \(exited with status 1\).*AttributeError/s);
-    }
-    const { decision } = await s.fire({ event: 'before_tool_call', tool: { name: 'Bash', args: { command: ['rm', '-rf', '/'] } } }, ['--fail-closed']);
-    expect(decision).toMatchObject({ blocked: true, blocked_by: { id: 'guard', source: 'global' }, warnings: [expect.objectContaining({ code: 'fail_closed', hook: 'guard' })] });
-    // The same guard still allows what it allows.
-    expect(deniedBecause('claude', await fire(s, toolCall(s, 'claude', { command: 'ls' }), ['--protocol', 'claude', '--fail-closed']))).toBeUndefined();
-
-    s.globalHooks(`hooks:\n${guardHook('mode: blocking\non_error: ignore')}\n`);
-    for (const protocol of PROTOCOLS) {
-      const r = await fire(s, toolCall(s, protocol, { command: ['rm', '-rf', '/'] }), ['--protocol', protocol, '--fail-closed']);
-      expect(r.exitCode, protocol).toBe(0);
-      expect(deniedBecause(protocol, r), protocol).toBeUndefined();
-    }
-  });
-
-  it('the default on_error (warn) blocks under --fail-closed, and so does an explicit warn; only an explicit ignore does not', async () => {
-    const s = sandbox();
-    s.globalScript('guard.py', PY_GUARD);
-    s.globalHooks(`hooks:\n${guardHook('mode: blocking\non_error: warn')}\n`);
-    const input = toolCall(s, 'claude', { command: ['rm'] });
-    expect(deniedBecause('claude', await fire(s, input, ['--protocol', 'claude', '--fail-closed']))).toContain('hook "guard" failed');
-    expect(deniedBecause('claude', await fire(s, input, ['--protocol', 'claude'], { CHRYS_HOOKS_FAIL_CLOSED: '1' }))).toContain('hook "guard" failed');
-    // Without --fail-closed the failure is the warning it always was.
-    const open = await fire(s, input, ['--protocol', 'claude']);
-    expect(open.json).toEqual({ systemMessage: expect.stringContaining('hook_failed') });
-  });
-
-  it('a guard that times out denies, with a reason naming it; its on_error: ignore twin does not', async () => {
-    const s = sandbox();
-    s.globalScript('hang.sh', '#!/usr/bin/env bash\nexec sleep 60\n');
-    const hang = (execution: string): string => `hooks:\n${hookYaml({ id: 'slow-guard', run: 'type: script\npath: scripts/hang.sh', execution })}\n`;
-    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 0.3'));
-    for (const protocol of PROTOCOLS) {
-      const r = await fire(s, toolCall(s, protocol, { command: 'cat ' + 'a'.repeat(10_001) }), ['--protocol', protocol, '--fail-closed']);
-      expect(deniedBecause(protocol, r), protocol).toMatch(/hook "slow-guard" failed \(.*tim/);
-    }
-    s.globalHooks(hang('mode: blocking\ntimeout_seconds: 0.3\non_error: ignore'));
-    const r = await fire(s, toolCall(s, 'claude', { command: 'ls' }), ['--protocol', 'claude', '--fail-closed']);
-    expect([r.exitCode, deniedBecause('claude', r)]).toEqual([0, undefined]);
-  });
-
-  it('a guard that cannot launch (no python3 on PATH) denies; its on_error: ignore twin does not', async () => {
-    const s = sandbox();
-    s.globalScript('guard.py', PY_GUARD);
-    s.globalHooks(`hooks:\n${guardHook()}\n`);
-    const noPython = { PATH: join(s.root, 'empty-bin') };
-    for (const protocol of PROTOCOLS) {
-      const r = await fire(s, toolCall(s, protocol, { command: 'rm -rf /' }), ['--protocol', protocol, '--fail-closed'], noPython);
-      expect(deniedBecause(protocol, r), protocol).toMatch(/hook "guard" failed \(.*python3/);
-    }
-    s.globalHooks(`hooks:\n${guardHook('mode: blocking\non_error: ignore')}\n`);
-    const r = await fire(s, toolCall(s, 'claude', { command: 'rm -rf /' }), ['--protocol', 'claude', '--fail-closed'], noPython);
-    expect([r.exitCode, deniedBecause('claude', r)]).toEqual([0, undefined]);
-  });
-
-  it('a run.protocol: claude hook that exits 1 under --fail-closed denies, even with JSON on stdout', async () => {
-    const s = sandbox();
-    s.globalScript('crash.sh', '#!/usr/bin/env bash\necho \'{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\'\nexit 1\n');
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'foreign-guard', run: 'type: script\npath: scripts/crash.sh\nprotocol: claude' })}\n`);
-    const r = await fire(s, toolCall(s, 'claude', { command: 'ls' }), ['--protocol', 'claude', '--fail-closed']);
-    expect(deniedBecause('claude', r)).toContain('hook "foreign-guard" failed (exited with status 1)');
-  });
-});
-
 describe('deep JSON and refused input', () => {
   const nested = (depth: number): string => '['.repeat(depth) + '"rm -rf /"' + ']'.repeat(depth);
   // Built as text: JSON.stringify itself overflows at these depths.
   const deepCall = (s: Sandbox, protocol: Protocol, command: string, depth: number): string =>
     toolCall(s, protocol, { command, payload: 'DEEP' }).replace('"DEEP"', nested(depth));
-
-  it('600-deep JSON in a tool argument is parsed and guarded under each protocol (it was exit 65)', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${hookYaml({
-      id: 'no-rm',
-      match: 'args:\n  command: { regex: "rm\\\\s+-rf" }',
-      run: `type: shell\nshell: 'echo "{\\"action\\": \\"block\\", \\"reason\\": \\"rm -rf is not allowed\\"}" > "$CHRYS_HOOK_RESULT"'`,
-    })}\n`);
-    for (const protocol of PROTOCOLS) {
-      const r = await fire(s, deepCall(s, protocol, 'rm -rf /', 600), ['--protocol', protocol]);
-      expect(deniedBecause(protocol, r), protocol).toBe('rm -rf is not allowed');
-    }
-  });
 
   it('matches inside a value nested 100,000 deep (Python str() of it) without overflowing', async () => {
     const s = sandbox();
@@ -164,47 +82,6 @@ describe('deep JSON and refused input', () => {
     expect(permission).toMatchObject({ exitCode: 0, json: { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: expect.stringContaining('refused') } } } });
     // Without --fail-closed: exit 65, as before.
     expect((await fire(s, 'not json', ['--protocol', 'claude'])).exitCode).toBe(65);
-  });
-});
-
-describe('a hook that asks', () => {
-  const askHook = (s: Sandbox, answer: object): void => {
-    s.globalScript('ask.sh', `#!/usr/bin/env bash\ncat > /dev/null\necho '${JSON.stringify(answer)}'\n`);
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'asker', run: 'type: script\npath: scripts/ask.sh\nprotocol: claude' })}\n`);
-  };
-  const ASK = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', permissionDecisionReason: 'confirm the push' } };
-  const ASK_REWRITE = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'ask', updatedInput: { command: 'git push --dry-run' } } };
-
-  it('is never answered as an allow: ask under Claude, a deny saying why under Codex and Gemini', async () => {
-    const s = sandbox();
-    for (const answer of [ASK, ASK_REWRITE]) {
-      askHook(s, answer);
-      const claude = await fire(s, toolCall(s, 'claude', { command: 'git push' }), ['--protocol', 'claude']);
-      expect(claude.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'ask', ...('updatedInput' in answer.hookSpecificOutput ? { updatedInput: { command: 'git push --dry-run' } } : {}) });
-      for (const protocol of ['codex', 'gemini'] as const) {
-        const r = await fire(s, toolCall(s, protocol, { command: 'git push' }), ['--protocol', protocol]);
-        expect(JSON.stringify(r.json), protocol).not.toContain('"allow"');
-        expect(deniedBecause(protocol, r), protocol).toMatch(/asked for the user's confirmation.*denies it/);
-        expect(r.json.systemMessage, protocol).toContain('permission_ask_denied');
-        const exit2 = await fire(s, toolCall(s, protocol, { command: 'git push' }), ['--protocol', protocol, '--exit-code']);
-        expect([exit2.exitCode, exit2.stderr], protocol).toEqual([2, expect.stringContaining('denies it')]);
-      }
-      const { decision } = await s.fire({ event: 'before_tool_call', tool: { name: 'Bash', args: { command: 'git push' } } });
-      expect(decision).toMatchObject({ blocked: false, permission: 'ask' });
-    }
-    expect((await fire(s, toolCall(s, 'claude', { command: 'x' }), ['--protocol', 'claude'])).json.systemMessage).toBeUndefined();
-  });
-
-  it('defer stays defer under Claude and is a deny elsewhere; a later deny still wins', async () => {
-    const s = sandbox();
-    askHook(s, { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'defer' } });
-    expect((await fire(s, toolCall(s, 'claude', { command: 'deploy' }), ['--protocol', 'claude'])).json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'defer' });
-    const codex = await fire(s, toolCall(s, 'codex', { command: 'deploy' }), ['--protocol', 'codex']);
-    expect(deniedBecause('codex', codex)).toMatch(/deferred this tool call/);
-    s.globalScript('deny.sh', '#!/usr/bin/env bash\necho no >&2\nexit 2\n');
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'asker', run: 'type: script\npath: scripts/ask.sh\nprotocol: claude' })}\n${hookYaml({ id: 'denier', run: 'type: script\npath: scripts/deny.sh\nprotocol: claude' })}\n`);
-    const claude = await fire(s, toolCall(s, 'claude', { command: 'deploy' }), ['--protocol', 'claude']);
-    expect(claude.json.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'no' });
   });
 });
 

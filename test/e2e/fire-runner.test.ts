@@ -1,6 +1,8 @@
 // The hook process contract through the real binary (CONTRACT §5): env, temp
 // files, stdin, interpreters, output caps, timeouts and process-group kills.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+// What a firing's decision and files show is a golden scenario (test/golden/fire-runner/);
+// here what needs a look at processes, or at paths the hooks report.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookYaml, isAlive, useSandbox } from '../helpers/sandbox.js';
@@ -109,65 +111,6 @@ json.dump(facts, open(os.path.join(os.environ["CHRYS_WORKSPACE"], name + ".json"
     expect(readdirSync(join(s.configDir, 'hooks', 'tmp'))).toEqual([]);
   });
 
-  it('runs a node script and a bash script by extension, with run.args appended', async () => {
-    const s = sandbox();
-    s.globalScript('ctx.mjs', `import { writeFileSync } from 'node:fs';
-writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: 'node:' + process.argv.slice(2).join(','), channel: 'tool_preface' }] }));`);
-    s.globalScript('ctx.sh', 'printf \'{"context":[{"text":"bash:%s"}]}\' "$*" > "$CHRYS_HOOK_RESULT"');
-    s.globalHooks(`hooks:\n${blocking('n', 'type: script\npath: scripts/ctx.mjs\nargs: ["--x", "y"]')}\n${blocking('b', 'type: script\npath: scripts/ctx.sh\nargs: ["1", "2"]')}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.contexts).toEqual([
-      { channel: 'tool_preface', text: 'node:--x,y', hook: 'n' },
-      { channel: 'pre_prompt', text: 'bash:1 2', hook: 'b' },
-    ]);
-  });
-
-  it('runs a script that is not executable, through its interpreter', async () => {
-    const s = sandbox();
-    s.write(join(s.configDir, 'hooks', 'plain.sh'), 'echo \'{"context":[{"text":"ran"}]}\' > "$CHRYS_HOOK_RESULT"', 0o644);
-    s.globalHooks(`hooks:\n${blocking('plain', 'type: script\npath: plain.sh')}\n`);
-    expect((await s.fire(EVENT)).decision.contexts).toMatchObject([{ text: 'ran' }]);
-  });
-
-  it('runs command argv without a shell and never expands templates in it', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${blocking('argv', "type: command\nargv: [node, -e, 'require(\"fs\").writeFileSync(\"argv.json\", JSON.stringify(process.argv.slice(1)))']\nargs: ['\${session_id}', '$HOME', '; rm -rf /']")}\n`);
-    await s.fire(EVENT);
-    expect(JSON.parse(readFileSync(join(s.workspace, 'argv.json'), 'utf8'))).toEqual(['${session_id}', '$HOME', '; rm -rf /']);
-  });
-
-  it('runs shell hooks with $SHELL -c in run.cwd (templates expanded)', async () => {
-    const s = sandbox();
-    mkdirSync(join(s.workspace, 'sub'));
-    s.globalHooks(`hooks:\n${blocking('sh', 'type: shell\nshell: \'pwd > where.txt; echo "$0" > shell.txt\'\ncwd: "${workspace_cwd}/sub"')}\n`);
-    await s.fire(EVENT, [], { env: { SHELL: '/bin/bash' } });
-    expect(readFileSync(join(s.workspace, 'sub', 'where.txt'), 'utf8').trim()).toBe(join(s.workspace, 'sub'));
-    expect(readFileSync(join(s.workspace, 'sub', 'shell.txt'), 'utf8').trim()).toBe('/bin/bash');
-  });
-
-  it('makes the runtime tmp dir 0700 and leaves no temp files behind', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${blocking('t', 'type: command\nargv: ["true"]')}\n`);
-    await s.fire(EVENT);
-    const tmp = join(s.configDir, 'hooks', 'tmp');
-    expect(statSync(tmp).mode & 0o777).toBe(0o700);
-    expect(readdirSync(tmp)).toEqual([]);
-  });
-
-  it.each<[string, string, string]>([
-    ['a missing script', 'type: script\npath: scripts/missing.py', 'script not found'],
-    ['a missing command', 'type: command\nargv: [no-such-command-xyz]', 'command not found: no-such-command-xyz'],
-    ['a command that is not executable', 'type: command\nargv: [./data.txt]', 'not executable'],
-    ['a missing cwd', 'type: command\nargv: ["true"]\ncwd: nowhere', 'working directory does not exist'],
-  ])('reports %s as launch_error', async (_name, run, reason) => {
-    const s = sandbox();
-    s.write(join(s.workspace, 'data.txt'), 'x', 0o644);
-    s.globalHooks(`hooks:\n${blocking('l', run)}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.hooks).toMatchObject([{ id: 'l', status: 'launch_error', exit_code: null, reason: expect.stringContaining(reason) }]);
-    expect(decision.warnings).toMatchObject([{ code: 'hook_failed', hook: 'l' }]);
-  });
-
   it('gives each hook its payload as it should be, even after an earlier hook wrote into its own payload file', async () => {
     const s = sandbox();
     const report = (id: string) => `type: shell\nshell: 'printf "{\\"context\\": [{\\"text\\": %s}]}" "$(python3 -c "import json,sys; print(json.dumps(open(sys.argv[1]).read()))" "$CHRYS_HOOK_PAYLOAD_FILE")" > "$CHRYS_HOOK_RESULT"'`;
@@ -206,78 +149,5 @@ ${blocking('after-deleter', report('after-deleter'))}
     const { decision } = await s.fire(EVENT);
     expect(decision.hooks).toMatchObject([{ status: 'timeout' }]);
     expect(isAlive(Number(readFileSync(join(s.workspace, 'leader.pid'), 'utf8')))).toBe(false);
-  });
-
-  it('reports a hook killed by a signal as failed', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${blocking('sig', "type: shell\nshell: 'kill -9 $$'")}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.hooks).toMatchObject([{ status: 'failed', exit_code: null, reason: 'was killed by SIGKILL' }]);
-  });
-
-  it('survives a hook that prints megabytes on stdout and stderr', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${blocking('loud', `type: command\nargv: [node, -e, 'const b = "x".repeat(1 << 20); for (let i = 0; i < 8; i++) { process.stdout.write(b); process.stderr.write(b) } require("fs").writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({ context: [{ text: "done" }] }))']`)}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.hooks).toMatchObject([{ status: 'ok' }]);
-    expect(decision.contexts).toMatchObject([{ text: 'done' }]);
-  });
-
-  it.each<[string, string, string]>([
-    ['a 2 MiB result file', `node -e 'require("fs").writeFileSync(process.env.CHRYS_HOOK_RESULT, JSON.stringify({context: [{text: "x".repeat(2 << 20)}]}))'`, 'over the 1 MiB limit'],
-    ['invalid JSON', `echo '{"action": blo' > "$CHRYS_HOOK_RESULT"`, 'not valid JSON'],
-    ['a JSON array', `echo '[{"action": "block"}]' > "$CHRYS_HOOK_RESULT"`, 'not an object'],
-  ])('treats %s in the result file as no opinion, with result_invalid', async (_name, shell, message) => {
-    const s = sandbox();
-    s.write(join(s.configDir, 'hooks', 'h.sh'), shell);
-    s.globalHooks(`hooks:\n${blocking('r', 'type: script\npath: h.sh')}\n`);
-    const { decision } = await s.fire(EVENT);
-    expect(decision.blocked).toBe(false);
-    expect(decision.contexts).toEqual([]);
-    expect(decision.hooks).toMatchObject([{ status: 'ok' }]);
-    expect(decision.warnings).toMatchObject([{ code: 'result_invalid', message: expect.stringContaining(message) }]);
-  });
-
-  it('still runs hooks and answers when the runtime dir cannot be created', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${blocking('ctx', `type: shell\nshell: 'echo "{\\"context\\":[{\\"text\\":\\"ok\\"}]}" > "$CHRYS_HOOK_RESULT"'`)}\n`);
-    writeFileSync(join(s.configDir, 'hooks', 'tmp'), 'a file where the tmp dir should be');
-    const { decision, result } = await s.fire(EVENT);
-    expect(result.exitCode).toBe(0);
-    expect(decision.contexts).toMatchObject([{ text: 'ok' }]);
-    expect(decision.warnings).toMatchObject([{ code: 'runtime_dir_unwritable', message: expect.stringContaining('Fix the permissions') }]);
-  });
-
-  it('reports decision keys that do not apply as decision_ignored', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'wrong', event: 'session_start', run: `type: shell\nshell: 'echo "{\\"action\\":\\"block\\",\\"system_reminder\\":\\"x\\"}" > "$CHRYS_HOOK_RESULT"'` })}\n`);
-    const { decision } = await s.fire({ event: 'session_start' });
-    expect(decision.blocked).toBe(false);
-    expect(decision.warnings.map((w: any) => w.code)).toEqual(['decision_ignored', 'decision_ignored']);
-  });
-
-  it('gathers extra_context and the last replace_result on after_tool_call and tool_error', async () => {
-    const s = sandbox();
-    const say = (id: string, event: string, result: string) => hookYaml({ id, event, run: `type: shell\nshell: 'echo "${result.replace(/"/g, '\\"')}" > "$CHRYS_HOOK_RESULT"'` });
-    s.globalHooks(`hooks:
-${say('a', 'PostToolUse', '{"extra_context": "lint: 2 warnings", "replace_result": "first"}')}
-${say('b', 'after_tool_call', '{"extra_context": ["tests: green"], "replace_result": "second", "context": [{"text": "fyi", "channel": "ui_notice"}]}')}
-${say('c', 'tool_error', '{"extra_context": "retry with --force"}')}
-`);
-    const after = (await s.fire({ event: 'after_tool_call', tool: { name: 'x' }, result: { text: 'ok' } })).decision;
-    expect(after).toMatchObject({ extra_context: ['lint: 2 warnings', 'tests: green'], replace_result: 'second', contexts: [{ channel: 'ui_notice', text: 'fyi', hook: 'b' }], blocked: false });
-    const error = (await s.fire({ event: 'tool_error', tool: { name: 'x' } })).decision;
-    expect(error).toMatchObject({ extra_context: ['retry with --force'], replace_result: null });
-  });
-
-  it('answers permission_request with deny > allow > ask, deny blocking', async () => {
-    const s = sandbox();
-    const answer = (id: string, p: string) => hookYaml({ id, event: 'PermissionRequest', run: `type: shell\nshell: 'echo "{\\"permission\\":\\"${p}\\"}" > "$CHRYS_HOOK_RESULT"'` });
-    s.globalHooks(`hooks:\n${answer('ask', 'ask')}\n${answer('allow', 'allow')}\n`);
-    expect((await s.fire({ event: 'permission_request', tool: { name: 'x' } })).decision).toMatchObject({ permission: 'allow', blocked: false });
-    s.globalHooks(`hooks:\n${answer('ask', 'ask')}\n${answer('deny', 'deny')}\n${answer('allow', 'allow')}\n`);
-    const { decision } = await s.fire({ event: 'permission_request', tool: { name: 'x' } });
-    expect(decision).toMatchObject({ permission: 'deny', blocked: true, blocked_by: { id: 'deny' } });
-    expect(decision.hooks.map((h: any) => h.status)).toEqual(['ok', 'blocked', 'not_run']);
   });
 });

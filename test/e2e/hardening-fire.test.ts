@@ -1,7 +1,8 @@
 // Regression tests for the adversarial review (issue 9) that show through
 // `fire` and `validate`: untrusted interpreters, regex budgets, timeouts,
 // bounded and non-blocking input, signals, result-file edge cases,
-// __proto__ keys, max_parallel_hooks and stdout write errors.
+// __proto__ keys, max_parallel_hooks and stdout write errors. What one
+// firing of given files shows is a golden scenario (test/golden/hardening-fire/).
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,27 +78,6 @@ describe('finding 1: a global hook never runs an interpreter from the workspace'
   });
 });
 
-describe('finding 3: regex matching has a time budget', () => {
-  it('treats a catastrophic regex as a failure of that hook (on_error), never as no match', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'redos', run: "type: shell\nshell: 'true'", match: "args:\n  cmd: {regex: '(a+)+$'}", execution: 'mode: blocking\non_error: block' })}\n${hookYaml({ id: 'warned', run: "type: shell\nshell: 'true'", match: "args:\n  cmd: {regex: '(a|a)*b'}" })}\n`);
-    const { decision, result } = await s.fire({ event: 'before_tool_call', tool: { name: 'shell', args: { cmd: 'a'.repeat(50) + '!' } } });
-    expect(result.exitCode).toBe(0);
-    expect(decision.blocked).toBe(true);
-    expect(decision.hooks[0]).toMatchObject({ id: 'redos', status: 'failed' });
-    expect(decision.hooks[0].reason).toContain('budget');
-    expect(decision.hooks.length).toBe(2); // the second guard is reported not_run, not silently dropped
-  });
-
-  it('matches ordinary patterns as before, bounded or not', async () => {
-    const s = sandbox();
-    const run = "type: shell\nshell: 'echo {\\\"action\\\":\\\"block\\\"} > \"$CHRYS_HOOK_RESULT\"'";
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'push', run, match: "args:\n  cmd: {regex: '^git\\s+push\\s+.*--force'}" })}\n`);
-    expect((await s.fire({ event: 'before_tool_call', tool: { name: 'shell', args: { cmd: 'git push origin --force' } } })).decision.blocked).toBe(true);
-    expect((await s.fire({ event: 'before_tool_call', tool: { name: 'shell', args: { cmd: 'git pull' } } })).decision.blocked).toBe(false);
-  });
-});
-
 describe('finding 4 and .inf: timeout_seconds is bounded', () => {
   it('rejects a timeout above 86400 s and names a non-finite one', async () => {
     const s = sandbox();
@@ -109,15 +89,6 @@ describe('finding 4 and .inf: timeout_seconds is bounded', () => {
       'invalid_value: hooks[0].execution.timeout_seconds must be <= 86400 (got 3000000)',
       'invalid_type: hooks[1].execution.timeout_seconds must be a finite number, not Infinity',
     ]);
-  });
-});
-
-describe('finding 5: the envelope limit stops reading', () => {
-  it('refuses an endless --input with input_too_large', async () => {
-    const s = sandbox();
-    const r = await s.run(['fire', '--input', '/dev/zero'], { });
-    expect(r.exitCode).toBe(65);
-    expect(JSON.parse(r.stdout).error.code).toBe('input_too_large');
   });
 });
 
@@ -178,22 +149,6 @@ describe('finding 11: max_parallel_hooks is bounded', () => {
   });
 });
 
-describe('finding 14: result file deleted or replaced', () => {
-  it('reads a deleted result file or a directory in its place as no opinion with result_invalid, and later guards run', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${[
-      hookYaml({ id: 'deleter', run: "type: shell\nshell: 'rm \"$CHRYS_HOOK_RESULT\"'", execution: 'mode: blocking\non_error: block' }),
-      hookYaml({ id: 'dir', run: "type: shell\nshell: 'rm \"$CHRYS_HOOK_RESULT\"; mkdir \"$CHRYS_HOOK_RESULT\"'", execution: 'mode: blocking\non_error: block' }),
-      hookYaml({ id: 'guard', run: "type: shell\nshell: 'echo {\\\"action\\\":\\\"block\\\"} > \"$CHRYS_HOOK_RESULT\"'" }),
-    ].join('\n')}\n`);
-    const { decision, result } = await s.fire(EDIT);
-    expect(result.exitCode).toBe(0);
-    expect(decision.hooks.map((h: any) => [h.id, h.status])).toEqual([['deleter', 'ok'], ['dir', 'ok'], ['guard', 'blocked']]);
-    expect(decision.warnings.filter((w: any) => w.code === 'result_invalid').map((w: any) => w.hook)).toEqual(['deleter', 'dir']);
-    expect(readdirSync(join(s.configDir, 'hooks', 'tmp'))).toEqual([]);
-  });
-});
-
 describe('finding 15: __proto__ keys are plain data', () => {
   it('keeps a __proto__ key of args_override in the printed args_override', async () => {
     const s = sandbox();
@@ -202,14 +157,6 @@ describe('finding 15: __proto__ keys are plain data', () => {
     const decision = JSON.parse(result.stdout);
     expect(Object.keys(decision.args_override)).toEqual(['__proto__', 'y']);
     expect(Object.keys(decision.args)).toEqual(['path', '__proto__', 'y']);
-  });
-
-  it('matches on an argument named __proto__ instead of dropping the matcher', async () => {
-    const s = sandbox();
-    s.globalHooks(`hooks:\n${hookYaml({ id: 'proto', run: "type: shell\nshell: 'true'", match: "args:\n  __proto__: {equals: evil}" })}\n`);
-    const fire = async (value: string) => (await s.fire(`{"event":"before_tool_call","tool":{"name":"x","args":{"__proto__":"${value}"}}}`)).decision.hooks.map((h: any) => h.id);
-    expect(await fire('evil')).toEqual(['proto']);
-    expect(await fire('good')).toEqual([]);
   });
 });
 

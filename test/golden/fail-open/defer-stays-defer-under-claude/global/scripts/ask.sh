@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+cat > /dev/null
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"defer"}}'

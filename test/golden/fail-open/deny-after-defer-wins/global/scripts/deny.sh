@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+echo no >&2
+exit 2

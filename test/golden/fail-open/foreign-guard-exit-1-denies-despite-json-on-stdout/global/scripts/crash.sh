@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+exit 1

@@ -1,0 +1,1 @@
+printf '{"context":[{"text":"bash:%s"}]}' "$*" > "$CHRYS_HOOK_RESULT"

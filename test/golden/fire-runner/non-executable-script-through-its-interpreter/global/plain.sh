@@ -1,0 +1,1 @@
+echo '{"context":[{"text":"ran"}]}' > "$CHRYS_HOOK_RESULT"

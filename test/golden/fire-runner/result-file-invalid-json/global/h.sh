@@ -1,0 +1,1 @@
+echo '{"action": blo' > "$CHRYS_HOOK_RESULT"

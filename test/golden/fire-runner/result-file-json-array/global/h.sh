@@ -1,0 +1,1 @@
+echo '[{"action": "block"}]' > "$CHRYS_HOOK_RESULT"
