@@ -15,8 +15,8 @@ _chrys_hooks() {
     *" --event") COMPREPLY=($(compgen -W "session_start session_restored session_end before_turn after_turn user_prompt_submit user_interrupt before_tool_call after_tool_call tool_error approval_requested approval_resolved permission_request sub_agent_start sub_agent_end pre_compact workflow_run_start workflow_run_end conversation_done mode_switch model_switch error other UserPromptSubmit PrePrompt pre_prompt PreToolUse PreTool pre_tool preToolUse BeforeTool PostToolUse PostTool post_tool postToolUse AfterTool PermissionRequest SessionStart OnSessionStart startup SessionEnd OnSessionEnd PreCompact Compact OnCompact compact Stop conversation-done SubagentStart SubagentStop ModeSwitch OnModeSwitch ModelSwitch OnModelSwitch Error OnError Other" -- "$cur")); return;;
     *" --input") COMPREPLY=($(compgen -f -- "$cur")); return;;
     "fire --protocol") COMPREPLY=($(compgen -W "claude codex gemini cursor copilot" -- "$cur")); return;;
-    "list --protocol") COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return;;
-    "resolve --protocol") COMPREPLY=($(compgen -W "claude codex gemini" -- "$cur")); return;;
+    "list --protocol") COMPREPLY=($(compgen -W "claude codex gemini cursor copilot" -- "$cur")); return;;
+    "resolve --protocol") COMPREPLY=($(compgen -W "claude codex gemini cursor copilot" -- "$cur")); return;;
     "test --protocol") COMPREPLY=($(compgen -W "claude codex gemini cursor copilot" -- "$cur")); return;;
     "init --protocol") COMPREPLY=($(compgen -W "chrys claude" -- "$cur")); return;;
     *" --config-dir") COMPREPLY=($(compgen -d -- "$cur")); return;;

@@ -73,7 +73,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     description: 'Lists every hook of both layers in run order with its match, mode and last run.',
     options: [
       EVENT_OPTION,
-      { flags: '--protocol <agent>', description: "only the hooks this agent's events fire, as fire --protocol maps them; --event is then an agent event name: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
+      { flags: '--protocol <agent>', description: `only the hooks this agent's events fire, as fire --protocol maps them; --event is then an agent event name: ${agentList()}`, choices: [...AGENT_PROTOCOLS] },
       { flags: '--json', description: 'machine-readable output' },
       { flags: '--stats', description: 'per hook: runs, failures, timeouts, p50/p95 duration from the run history' },
     ],
@@ -86,7 +86,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [
       EVENT_OPTION,
       INPUT_OPTION,
-      { flags: '--protocol <agent>', description: "the input is this agent's hook input (--event an agent event name), mapped as fire --protocol maps it: claude, codex or gemini", choices: ['claude', 'codex', 'gemini'] },
+      { flags: '--protocol <agent>', description: `the input is this agent's hook input (--event an agent event name), mapped as fire --protocol maps it: ${agentList()}`, choices: [...AGENT_PROTOCOLS] },
       { flags: '--json', description: 'machine-readable output' },
     ],
     examples: [`echo '{"event":"before_tool_call","tool":{"name":"write_file","args":{"path":"a.txt"}}}' | chrys-hooks resolve`, 'chrys-hooks resolve --protocol claude --input pretooluse.json'],

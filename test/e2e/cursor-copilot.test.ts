@@ -196,3 +196,22 @@ describe('doctor on broken Cursor and Copilot set-ups', () => {
     expect(j.problems.map((p) => p.agent)).toEqual(['cursor', 'cursor', 'copilot']);
   });
 });
+
+describe('list and resolve --protocol cursor|copilot', () => {
+  it('map the agent event and input as fire does: the guard that denies is the one resolve shows running', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${RM_GUARD}\n`);
+    const pre = cursorInput(s, 'preToolUse', { tool_name: 'Shell', tool_input: { command: 'rm -rf build' }, cwd: s.workspace });
+    const copilotPre = copilotInput(s, { toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf build' }) });
+    for (const [protocol, input, event] of [['cursor', pre, 'preToolUse'], ['copilot', copilotPre, 'preToolUse']] as const) {
+      const listed = await s.run(['list', '--protocol', protocol, '--event', event, '--json']);
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).hooks.map((h: { id: string }) => h.id)).toEqual(['no-rm']);
+      s.write('input.json', input);
+      const resolved = await s.run(['resolve', '--protocol', protocol, '--event', event, '--input', join(s.root, 'input.json'), '--json']);
+      expect(resolved.exitCode, resolved.stderr).toBe(0);
+      expect(JSON.parse(resolved.stdout).plan.hooks).toMatchObject([{ id: 'no-rm', verdict: 'run' }]);
+      expect((await fire(s, input, ['--protocol', protocol, '--event', event])).json).toMatchObject(protocol === 'cursor' ? { permission: 'deny' } : { permissionDecision: 'deny' });
+    }
+  });
+});
