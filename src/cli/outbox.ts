@@ -2,7 +2,7 @@
 // outbox through the OutboxBackend operations, so a second backend only has
 // to implement those.
 
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
@@ -10,6 +10,7 @@ import { configDirOf } from '../config/locations.js';
 import type { Change, OutboxBackend } from '../outbox/backend.js';
 import { drainSettingsOf } from '../outbox/drain.js';
 import { FileOutbox } from '../outbox/file-backend.js';
+import { liveLogPath } from '../run/live-log.js';
 import { JOB_STATES, type JobState, type OutboxEntry, historyLines, jobRow, relative } from '../outbox/view.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
@@ -42,7 +43,7 @@ export async function runOutbox(args: string[], opts: Record<string, unknown>, g
   }
   if (jobId === undefined) throw new ChrysError('usage', `outbox ${action} needs a job id${action === 'retry' ? ' (or --failed)' : ''}`, 'run `chrys-hooks outbox list` for the job ids');
   if (action === 'show') return show(await backend.show(jobId), json, globals);
-  if (action === 'logs') return logs(backend, jobId, Boolean(opts.follow));
+  if (action === 'logs') return logs(backend, jobId, Boolean(opts.follow), configDirOf(globals));
   return changed([action === 'retry' ? await backend.retry(jobId) : await backend.drop(jobId)], json, '');
 }
 
@@ -122,11 +123,12 @@ function logTail(path: string): string | undefined {
 const logPathOf = (e: OutboxEntry): string | undefined => (typeof e.job.log_path === 'string' ? e.job.log_path : undefined);
 
 /**
- * A job's log. A run's log is written when the run ends, so --follow prints
- * each run's log as the job is filed after it, and ends when the job leaves
- * pending/ (done or failed) or on SIGINT.
+ * A job's log. A run's log is written when the run ends; while a run goes on
+ * on this machine its output is streamed from the live log the runner keeps
+ * (run/live-log.ts), and once it ended only the log's status lines follow.
+ * --follow ends when the job is done or failed, or on SIGINT.
  */
-async function logs(backend: OutboxBackend, jobId: string, follow: boolean): Promise<CommandResult> {
+async function logs(backend: OutboxBackend, jobId: string, follow: boolean, configDir: string): Promise<CommandResult> {
   const first = await backend.show(jobId);
   const path = logPathOf(first);
   const text = path ? readLog(path) : undefined;
@@ -135,18 +137,24 @@ async function logs(backend: OutboxBackend, jobId: string, follow: boolean): Pro
     return { stdout: text, exitCode: EXIT.ok };
   }
   if (text !== undefined) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  else process.stderr.write(`waiting for the first run of job ${printable(jobId)} to finish...\n`);
-  await followJob(backend, jobId, path);
+  else process.stderr.write(`following job ${printable(jobId)}: its output while a run goes on here, its log when the run ends...\n`);
+  await followJob(backend, jobId, path, new LiveTail(liveLogPath(configDir, first.job.job_id)));
   return { exitCode: EXIT.ok };
 }
 
-function followJob(backend: OutboxBackend, jobId: string, shown: string | undefined): Promise<void> {
+/** How often a follower looks at the live log (a run's output comes as it comes; a tail polls, as tail -f does). */
+const LIVE_POLL_MS = 200;
+
+function followJob(backend: OutboxBackend, jobId: string, shown: string | undefined, live: LiveTail): Promise<void> {
   let last = shown;
   return new Promise((resolve, reject) => {
     let watcher: { close(): void } | undefined;
+    const poll = setInterval(() => live.pump(), LIVE_POLL_MS);
     let looking = false;
     let again = false;
     const end = (e?: unknown): void => {
+      clearInterval(poll);
+      live.close();
       watcher?.close();
       process.off('SIGINT', onSigint);
       if (e) reject(e);
@@ -166,7 +174,9 @@ function followJob(backend: OutboxBackend, jobId: string, shown: string | undefi
           if (path && path !== last) {
             const text = readLog(path);
             if (text !== undefined) {
-              process.stdout.write(`${last ? '\n' : ''}${text.endsWith('\n') ? text : `${text}\n`}`);
+              const shownLive = live.endRun();
+              const body = shownLive ? statusLines(text) : text;
+              process.stdout.write(`${last || shownLive ? '\n' : ''}${body.endsWith('\n') ? body : `${body}\n`}`);
               last = path;
             }
           }
@@ -199,4 +209,71 @@ function changed(changes: Change[], json: boolean, none: string): CommandResult 
         : `dropped ${printable(c.job_id)} (was ${c.from}); it will not run`;
   const running = changes.some((c) => c.outcome === 'running');
   return { stdout: changes.map(line).join('\n'), exitCode: running ? EXIT.findings : EXIT.ok };
+}
+
+/** A log's status lines (its head, before the output it holds). */
+const statusLines = (log: string): string => log.slice(0, Math.max(0, log.indexOf('## stdout\n')));
+
+/**
+ * The live log of a job's running hook, read as it grows: each pump prints
+ * what was added since. It stays open once found, so what the hook printed
+ * last is still read after the runner removed the file at the run's end; a
+ * new file in its place (the next run) is read from its beginning.
+ */
+class LiveTail {
+  private fd: number | undefined;
+  private offset = 0;
+  private printed = false;
+
+  constructor(private readonly path: string | undefined) {}
+
+  pump(): void {
+    if (this.path === undefined) return;
+    if (this.fd === undefined) {
+      try {
+        this.fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch {
+        return; // no run is printing now
+      }
+      this.offset = 0;
+    }
+    this.readToEnd(this.fd);
+    let now: number;
+    try {
+      now = statSync(this.path).ino;
+    } catch {
+      return; // removed: the run ended; endRun reads what is left
+    }
+    if (now !== fstatSync(this.fd).ino) {
+      this.close();
+      this.pump();
+    }
+  }
+
+  /** The run ended: reads what is left, and says whether its output was printed live. */
+  endRun(): boolean {
+    if (this.fd !== undefined) this.readToEnd(this.fd);
+    this.close();
+    const printed = this.printed;
+    this.printed = false;
+    return printed;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private readToEnd(fd: number): void {
+    const { size } = fstatSync(fd);
+    if (size < this.offset) this.offset = 0; // truncated: a next run wrote it anew
+    while (this.offset < size) {
+      const chunk = Buffer.alloc(Math.min(size - this.offset, 1 << 20));
+      const n = readSync(fd, chunk, 0, chunk.length, this.offset);
+      if (n === 0) return;
+      this.offset += n;
+      this.printed = true;
+      process.stdout.write(chunk.subarray(0, n)); // in order with the log lines around it
+    }
+  }
 }

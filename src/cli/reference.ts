@@ -59,7 +59,7 @@ export const FILES: readonly Entry[] = [
   { name: '<workspace>/.chrys/hooks/hooks.yaml', about: 'project hooks (else hooks.yml, else hooks.json), loaded only when project hooks are enabled' },
   { name: '<config_dir>/settings.yaml', about: 'user settings (else settings.yml, else settings.json): project.hooks_enabled' },
   { name: '<config_dir>/hooks/tmp/', about: 'per-run payload and result files (0600), deleted after each run' },
-  { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs and of every durable job run, kept seven days' },
+  { name: '<config_dir>/hooks/logs/', about: 'output of non-blocking and detached runs and of every durable job run, kept seven days; live/<job_id>.log: the output of a durable job while its hook runs (for outbox logs --follow)' },
   { name: '<config_dir>/hooks/state/', about: 'once-per-session stamps, session run records, run history (history/), the config cache (cache/)' },
   { name: '<config_dir>/hooks/state/trust.json', about: 'the workspaces trusted by content: per workspace real path, the hooks file and each referenced file with its SHA-256 (0600; written only by trust and untrust)' },
   { name: '<config_dir>/hooks/outbox/', about: 'durable jobs: pending/, done/, failed/ and locks/ (a claim\'s lock, and <job_id>.pgid: the process group of the job\'s running hook)' },

@@ -13,6 +13,7 @@ import { jobHistoryStatus } from '../core/outcome.js';
 import { type DetachedStart, startDetached } from '../run/detached.js';
 import type { HookContext } from '../core/hook-template.js';
 import { resolveInvocation } from '../run/invocation.js';
+import { LiveLog, liveLogPath } from '../run/live-log.js';
 import { formatLog, logName, newRunId, writeLog } from '../run/logs.js';
 import { groupAlive } from '../run/process-group.js';
 import type { TempFiles } from '../run/runtime.js';
@@ -89,13 +90,15 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     }
 
     if (hook.execution.detach) return launchJob(configDir, jobId, job, await startDetached(hook, ctx, stringifyJson(job.payload), newRunId()));
+    const live = new LiveLog(configDir, liveLogPath(configDir, jobId));
     const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
       onSpawn: (pid) => {
         noteGroup(configDir, jobId, pid);
         opts.onSpawn?.(pid);
       },
+      onOutput: live.write,
       ...(opts.cancelled ? { cancelled: opts.cancelled } : {}),
-    });
+    }).finally(() => live.close());
     forgetGroup(configDir, jobId);
     return settle(configDir, jobId, hook, job, record, opts);
   });

@@ -27,9 +27,14 @@ export const KILL_GRACE_MS = 2000;
 /** The longest timeout honoured (the documented maximum of timeout_seconds); Node timers overflow past 2^31 ms. */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
+/** A chunk of a running hook's stdout or stderr. */
+export type OnOutput = (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+
 export interface RunOptions {
   /** Told the process-group leader's pid once it is spawned (after its timeout is armed: a throw here cannot leave it unbounded). */
   onSpawn?: (pid: number) => void;
+  /** Told each chunk of the hook's output as it comes (a durable job's live log); it must not throw. */
+  onOutput?: OnOutput;
   /** Keep the result file's text (up to 64 KiB), whatever the exit status (for `test`). */
   keepResultText?: boolean;
   /** Asked once the process ended: was it stopped on purpose (a drain, session_end)? */
@@ -106,7 +111,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     if (typeof prepared === 'string') return notStarted(prepared);
     const { argv, resultFile } = prepared;
     const timeoutMs = timeoutOf(hook);
-    const ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts.onSpawn);
+    const ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts);
     const ran = ended.launchError === undefined;
     const cancelled = ran && (opts.cancelled?.() ?? false);
     const outcome: ProcessOutcome = {
@@ -348,10 +353,13 @@ export function startGroupLeader(argv: readonly string[], cwd: string, env: Node
  * timeout. Only an 'error' before 'spawn' is a launch error; one after it
  * (a failed kill) is noted and the run waited for as any other.
  */
-function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+/** Who is told of a spawned run: its pid, then its output as it comes. */
+type Watchers = Pick<RunOptions, 'onSpawn' | 'onOutput'>;
+
+function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
   const helper = spawnHelper();
-  if (helper) return helperSpawnAndWait(helper, argv, cwd, env, stdin, timeoutMs, onSpawn);
-  return directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn);
+  if (helper) return helperSpawnAndWait(helper, argv, cwd, env, stdin, timeoutMs, watch);
+  return directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch);
 }
 
 /**
@@ -362,7 +370,8 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
  * known: its group is killed and the run ends as one killed from outside (it
  * stays pending, as any such run).
  */
-function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
+  const { onSpawn, onOutput } = watch;
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
@@ -389,11 +398,14 @@ function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, en
         }
       },
       onLaunchError: (code) => finish({ exitCode: null, signal: null, ...launchErrorOf(Object.assign(new Error(nodeSpawnMessage(argv[0]!, code)), { code }), argv[0]!) }),
-      onOutput: (stream, chunk) => (stream === 'stdout' ? stdout : stderr).push(chunk),
+      onOutput: (stream, chunk) => {
+        (stream === 'stdout' ? stdout : stderr).push(chunk);
+        onOutput?.(stream, chunk);
+      },
       onExit: (code, signal) => finish({ exitCode: code, signal }),
       onHelperLost: (started) => {
         if (!started) {
-          directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn).then(resolvePromise, () => finish({ exitCode: null, signal: null, launchError: 'the spawn helper died' }));
+          directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch).then(resolvePromise, () => finish({ exitCode: null, signal: null, launchError: 'the spawn helper died' }));
           return;
         }
         kill('SIGKILL');
@@ -401,7 +413,7 @@ function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, en
         finish({ exitCode: null, signal: 'SIGKILL' });
       },
     });
-    if (!sent) directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, onSpawn).then(resolvePromise, () => {});
+    if (!sent) directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch).then(resolvePromise, () => {});
   });
 }
 
@@ -409,7 +421,8 @@ function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, en
 const EMITTED = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOENT']);
 const nodeSpawnMessage = (file: string, code: string): string => (EMITTED.has(code) ? `spawn ${file} ${code}` : `spawn ${code}`);
 
-function directSpawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, onSpawn?: (pid: number) => void): Promise<Ended> {
+function directSpawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
+  const { onSpawn, onOutput } = watch;
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
@@ -444,8 +457,14 @@ function directSpawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv,
         errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
       }
     }
-    child.stdout.on('data', (c: Buffer) => stdout.push(c));
-    child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      stdout.push(c);
+      onOutput?.('stdout', c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr.push(c);
+      onOutput?.('stderr', c);
+    });
     child.stdin.on('error', () => {}); // a hook need not read its stdin (EPIPE)
     child.stdin.end(stdin);
     onEnd(child, (exit) => finish({ exitCode: exit.code, signal: exit.signal }));

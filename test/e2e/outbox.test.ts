@@ -667,16 +667,41 @@ describe('chrys-hooks outbox', () => {
     expect((await outboxCmd(s, 'drop', 'running')).exitCode).toBe(1); // done now: refused
   });
 
-  it('logs --follow prints the run\'s log when it ends and stops when the job leaves pending', async () => {
+  it('logs --follow prints the run\'s output as it comes, then its status, and stops when the job leaves pending', async () => {
     const s = sandbox();
     s.globalHooks(DELIVER('echo followed-output'));
     pendingJob(s, 'f');
     const follow = execa(process.execPath, [BIN, 'outbox', 'logs', 'f', '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
-    await new Promise<void>((ready) => follow.stderr!.on('data', (c: Buffer) => c.toString().includes('waiting for the first run') && ready()));
+    await new Promise<void>((ready) => follow.stderr!.on('data', (c: Buffer) => c.toString().includes('following job f') && ready()));
     await drain(s);
     const r = await follow;
     expect(r.exitCode).toBe(0);
     expect(String(r.stdout)).toContain('followed-output');
+  });
+
+  it('logs --follow streams a running hook\'s output before the run ends, and prints it once', async () => {
+    const s = sandbox();
+    const gate = join(s.root, 'gate');
+    await execa('mkfifo', [gate]);
+    s.globalHooks(DELIVER('echo first-half; echo to-stderr >&2; read line < ../gate; echo second-half'));
+    pendingJob(s, 'live');
+    const drainer = drain(s);
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', 'live', '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    let seen = '';
+    // The hook is still blocked on its gate: this output can only have come from the live log.
+    await new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-half') && ready()));
+    expect(seen).not.toContain('second-half');
+    await writeFile(gate, 'go\n');
+    expect(await drainer).toMatchObject({ done: 1 });
+    const r = await follow;
+    expect(r.exitCode).toBe(0);
+    const out = String(r.stdout);
+    expect(out.match(/first-half/g)).toHaveLength(1);
+    expect(out.match(/second-half/g)).toHaveLength(1);
+    expect(out).toContain('to-stderr');
+    expect(out).toMatch(/\n# hook deliver \(global, after_tool_call\) ok exit=0/);
+    expect(out).not.toContain('## stdout'); // the log's copy of the output is not printed again
+    expect(readdirSync(join(s.configDir, 'hooks', 'logs', 'live'))).toEqual([]); // gone once the run ended
   });
 });
 

@@ -25,6 +25,7 @@ import { configDirOf, workspaceOf } from '../../config/locations.js';
 import { existsSync } from 'node:fs';
 import type { HookContext } from '../../core/hook-template.js';
 import { resolveInvocation } from '../../run/invocation.js';
+import { LiveLog, liveLogPath } from '../../run/live-log.js';
 import { formatLog, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
 import { killGroup } from '../../run/process-group.js';
 import { TempFiles } from '../../run/runtime.js';
@@ -207,13 +208,15 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
       if (hook.execution.detach) return launchDetached(started, hook, ctx);
+      const live = new LiveLog(configDir, liveLogPath(configDir, job.job_id));
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
         onSpawn: (pid) => {
           pids.set(job.job_id, pid);
           noteGroup(configDir, job.job_id, pid);
         },
+        onOutput: live.write,
         cancelled: () => stopping,
-      });
+      }).finally(() => live.close());
       pids.delete(job.job_id);
       forgetGroup(configDir, job.job_id);
       const filed = await settle(started, hook, record, requeue);
