@@ -1,8 +1,6 @@
 // `npm run bench:drain`: drain-outbox throughput, 1,000 due durable jobs of
 // /bin/true, paired in each round with a bash loop of 1,000 /bin/true (the
-// floor), for max_parallel_hooks 1 and 4, and with the spawning helper off
-// (CHRYS_SPAWN_HELPER=0: every job spawned by Node itself). Prints the medians
-// and the ratios, all three paired in each round.
+// floor), for max_parallel_hooks 1 and 4. Prints the medians and the ratio.
 // BENCH_ROUNDS=N sets the rounds (default 5); BENCH_JOBS=N the job count;
 // BENCH_PARALLEL=4 measures one max_parallel_hooks only.
 import { spawnSync } from 'node:child_process';
@@ -41,32 +39,21 @@ function outbox(parallel, round) {
   return dir;
 }
 
-function drain(dir, env) {
-  let r;
-  const s = seconds(() => (r = spawnSync(process.execPath, [BIN, 'drain-outbox', '--json', '--config-dir', dir, '--cwd', work], { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, ...env } })));
-  const done = JSON.parse(r.stdout).done;
-  if (done !== JOBS) throw new Error(`drain ran ${done} of ${JOBS} jobs: ${r.stderr}`);
-  return s;
-}
-
 console.log(`drain-outbox, ${JOBS} due jobs of /bin/true, ${ROUNDS} rounds, node ${process.version}`);
 for (const parallel of process.env.BENCH_PARALLEL ? [Number(process.env.BENCH_PARALLEL)] : [1, 4]) {
   const drains = [];
-  const directs = [];
   const loops = [];
   for (let round = 0; round < ROUNDS; round++) {
     const dir = outbox(parallel, round);
     loops.push(seconds(() => spawnSync('bash', ['-c', `for i in $(seq ${JOBS}); do /bin/true; done`])));
-    drains.push(drain(dir, {}));
+    let r;
+    drains.push(seconds(() => (r = spawnSync(process.execPath, [BIN, 'drain-outbox', '--json', '--config-dir', dir, '--cwd', work], { encoding: 'utf8', maxBuffer: 1 << 28 }))));
+    const done = JSON.parse(r.stdout).done;
+    if (done !== JOBS) throw new Error(`drain ran ${done} of ${JOBS} jobs: ${r.stderr}`);
     rmSync(dir, { recursive: true, force: true });
-    const direct = outbox(parallel, round);
-    directs.push(drain(direct, { CHRYS_SPAWN_HELPER: '0' }));
-    rmSync(direct, { recursive: true, force: true });
   }
   const d = median(drains);
   const b = median(loops);
-  const n = median(directs);
   console.log(`  max_parallel_hooks ${parallel}: ${(JOBS / d).toFixed(0)} jobs/s (median ${d.toFixed(2)} s); bash loop ${(JOBS / b).toFixed(0)}/s (${b.toFixed(2)} s); ${(d / b).toFixed(2)}x the loop`);
-  console.log(`    helper off: ${(JOBS / n).toFixed(0)} jobs/s (median ${n.toFixed(2)} s); ${(n / b).toFixed(2)}x the loop; the helper ${(n / d).toFixed(2)}x faster`);
 }
 rmSync(root, { recursive: true, force: true });

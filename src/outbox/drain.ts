@@ -16,7 +16,6 @@ import { type GlobalOptions, configDirOf, workspaceOf } from '../config/location
 import type { HookContext } from '../core/hook-template.js';
 import { pruneLogs } from '../run/logs.js';
 import { TaskPool } from '../run/pool.js';
-import { stopSpawnHelper, useSpawnHelper } from '../run/spawn-helper.js';
 import { killGroup } from '../run/process-group.js';
 import { runtimeDir } from '../base/runtime-layout.js';
 import { TempFiles, sweepStaleTemp } from '../run/runtime.js';
@@ -103,10 +102,7 @@ export class Drainer {
     this.history = new HistoryBatch(this.configDir);
     this.fallbackWorkspace = workspaceOf(opts);
     this.pool = new TaskPool((item) => this.runQueued(item), () => clampParallel(this.settings.max_parallel_hooks), (item) => this.settled(item));
-    if (!opts.dryRun) {
-      pruneLogs(this.configDir);
-      useSpawnHelper(); // many hooks to start: through the spawning helper (run/spawn-helper.ts)
-    }
+    if (!opts.dryRun) pruneLogs(this.configDir);
   }
 
   get running(): number {
@@ -274,7 +270,6 @@ export class Drainer {
   }
 
   close(): void {
-    stopSpawnHelper();
     this.history.flush();
     this.temp.cleanup();
     this.tally.warn(...this.temp.warnings.splice(0));

@@ -19,7 +19,6 @@ import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
 import { verifiedArgv } from './verified-script.js';
 import type { TempFiles } from './runtime.js';
-import { type SpawnHelper, spawnHelper } from './spawn-helper.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
 export const RESULT_LIMIT = 1024 * 1024;
@@ -348,80 +347,15 @@ export function startGroupLeader(argv: readonly string[], cwd: string, env: Node
   }
 }
 
+/** Who is told of a spawned run: its pid, then its output as it comes. */
+type Watchers = Pick<RunOptions, 'onSpawn' | 'onOutput'>;
+
 /**
  * Spawns argv as a process-group leader, feeds stdin, waits, enforces the
  * timeout. Only an 'error' before 'spawn' is a launch error; one after it
  * (a failed kill) is noted and the run waited for as any other.
  */
-/** Who is told of a spawned run: its pid, then its output as it comes. */
-type Watchers = Pick<RunOptions, 'onSpawn' | 'onOutput'>;
-
 function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
-  const helper = spawnHelper();
-  if (helper) return helperSpawnAndWait(helper, argv, cwd, env, stdin, timeoutMs, watch);
-  return directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch);
-}
-
-/**
- * spawnAndWait through the spawning helper: the same record, the same
- * timeout and group kill. If the helper dies before it reported the pid, the
- * job never ran (it was stopped before its exec, and dies with the helper):
- * it is spawned directly instead. If it dies after, the job's end cannot be
- * known: its group is killed and the run ends as one killed from outside (it
- * stays pending, as any such run).
- */
-function helperSpawnAndWait(helper: SpawnHelper, argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
-  const { onSpawn, onOutput } = watch;
-  return new Promise((resolvePromise) => {
-    const stdout = new HeadTail(OUTPUT_LIMIT);
-    const stderr = new HeadTail(OUTPUT_LIMIT);
-    let pid: number | undefined;
-    let errorAfterSpawn: string | undefined;
-    const kill = (signal: NodeJS.Signals): void => {
-      if (pid !== undefined) killGroup(pid, signal);
-    };
-    let timeout: ReturnType<typeof armTimeout> | undefined;
-    const finish = (ended: Pick<Ended, 'exitCode' | 'signal'> & Partial<LaunchError>): void => {
-      timeout?.stop();
-      if (pid !== undefined) untrackGroup(pid);
-      resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), timedOut: timeout?.fired() ?? false, stdout, stderr });
-    };
-    const sent = helper.spawn(argv, cwd, env, stdin, {
-      onPid: (p) => {
-        pid = p;
-        timeout = armTimeout(timeoutMs, kill);
-        trackGroup(p);
-        try {
-          onSpawn?.(p);
-        } catch (e) {
-          errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
-        }
-      },
-      onLaunchError: (code) => finish({ exitCode: null, signal: null, ...launchErrorOf(Object.assign(new Error(nodeSpawnMessage(argv[0]!, code)), { code }), argv[0]!) }),
-      onOutput: (stream, chunk) => {
-        (stream === 'stdout' ? stdout : stderr).push(chunk);
-        onOutput?.(stream, chunk);
-      },
-      onExit: (code, signal) => finish({ exitCode: code, signal }),
-      onHelperLost: (started) => {
-        if (!started) {
-          directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch).then(resolvePromise, () => finish({ exitCode: null, signal: null, launchError: 'the spawn helper died' }));
-          return;
-        }
-        kill('SIGKILL');
-        errorAfterSpawn ??= 'the spawn helper died while the hook ran; its group was killed';
-        finish({ exitCode: null, signal: 'SIGKILL' });
-      },
-    });
-    if (!sent) directSpawnAndWait(argv, cwd, env, stdin, timeoutMs, watch).then(resolvePromise, () => {});
-  });
-}
-
-// Node emits these spawn errors (message `spawn <file> <code>`) and throws the others (`spawn <code>`): the helper's are worded the same.
-const EMITTED = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENOENT']);
-const nodeSpawnMessage = (file: string, code: string): string => (EMITTED.has(code) ? `spawn ${file} ${code}` : `spawn ${code}`);
-
-function directSpawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
   const { onSpawn, onOutput } = watch;
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
