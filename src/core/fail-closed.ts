@@ -69,14 +69,22 @@ export function noteFailClosedBlock(decision: Decision, hook: Hook, ran: Hook, r
 
 /**
  * A guard run under --fail-closed (`ran` from failClosedHook, on_error block)
- * whose result file could not be read (not JSON, not an object, too large,
- * deleted or not a regular file) gave no answer at all: it blocks, as a
- * failing guard does, where a plain firing takes it as no opinion.
+ * whose answer could not be read gave no answer at all: it blocks, as a
+ * failing guard does, where a plain firing takes it as no opinion. Unreadable
+ * is a result file that is not JSON, not an object, too large, deleted or not
+ * a regular file, or a gating key of the wrong type or value (`action:
+ * "deny"`, `permission: "denied"`); a wrong `context` or `reason` is only
+ * skipped. `noted` holds the warnings its outcome added.
  */
-export function blockOnUnreadableResult(decision: Decision, ran: Hook, outcome: Outcome): void {
-  if (decision.blocked || outcome.status !== 'ok' || outcome.result.kind !== 'invalid') return;
+// decide.ts words a skipped key `hook "<id>": <key> must be ...; ignored`.
+const GATING_KEY_INVALID = /^hook "[^"]*": (?:action|permission) must be /;
+
+export function blockOnUnreadableResult(decision: Decision, ran: Hook, outcome: Outcome, noted: readonly Warning[]): void {
+  if (decision.blocked || outcome.status !== 'ok') return;
   if (ran.execution.on_error !== 'block' || ran.execution.mode !== 'blocking' || !FAIL_CLOSED_EVENTS.includes(decision.event)) return;
-  const noted = [...decision.warnings].reverse().find((w) => w.code === 'result_invalid' && w.hook === ran.id);
-  if (noted) noted.message = `hook "${ran.id}": ${outcome.result.reason}; a guard with no readable answer`;
-  blockFailClosed(decision, `[result_invalid] hook "${ran.id}": ${outcome.result.reason}`, ran.source);
+  const lost = noted.find((w) => w.code === 'result_invalid' && w.hook === ran.id && (outcome.result.kind === 'invalid' || GATING_KEY_INVALID.test(w.message)));
+  if (!lost) return;
+  const why = outcome.result.kind === 'invalid' ? outcome.result.reason : lost.message.replace(/; ignored$/, '').replace(`hook "${ran.id}": `, '');
+  lost.message = `hook "${ran.id}": ${why}; a guard with no readable answer`;
+  blockFailClosed(decision, `[result_invalid] hook "${ran.id}": ${why}`, ran.source);
 }

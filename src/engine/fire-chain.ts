@@ -192,10 +192,11 @@ async function runOneBlocking(f: Firing, hook: Hook, payload: string, command: s
   const ran = guarded(f, hook);
   const record = await runHook(ran, f.ctx, resolveInvocation(ran, f.ctx), payload, f.temp, sharedPayloadFile !== undefined ? { sharedPayloadFile } : {});
   if (f.chain.applied) f.chain.applied = [];
+  const warningsBefore = f.decision.warnings.length;
   const report = applyOutcome(f.chain, ran, record);
   f.decision.hooks.push(report);
   noteFailClosedBlock(f.decision, hook, ran, report);
-  if (f.failClosed) blockOnUnreadableResult(f.decision, ran, record);
+  if (f.failClosed) blockOnUnreadableResult(f.decision, ran, record, f.decision.warnings.slice(warningsBefore));
   f.trace?.hooks.push({ id: hook.id, source: hook.source, mode: hook.execution.mode, verdict: 'ran', detail: report.reason ?? report.status, duration_ms: record.durationMs, applied: f.chain.applied ?? [], ...(command ? { command } : {}) });
   f.history.add(hook, { status: report.status, session_id: f.ctx.sessionId, exit_code: report.exit_code, duration_ms: report.duration_ms });
 }

@@ -48,3 +48,31 @@ describe('fire --fail-closed: a guard whose result file cannot be read', () => {
     expect(decision.systemMessage).not.toMatch(/no opinion/);
   });
 });
+
+describe('fire --fail-closed: a guard whose decision key has the wrong type or value', () => {
+  const PERMISSION = { event: 'permission_request', tool: { name: 'bash', kind: 'shell', args: { command: 'ls' } } };
+  const LOST: Record<string, [object, string, string]> = {
+    'action "deny"': [CALL, 'before_tool_call', `echo '{"action": "deny", "reason": "no"}' > "$CHRYS_HOOK_RESULT"`],
+    'action 5': [CALL, 'before_tool_call', `echo '{"action": 5}' > "$CHRYS_HOOK_RESULT"`],
+    'action "Block"': [CALL, 'before_tool_call', `echo '{"action": "Block", "reason": "no"}' > "$CHRYS_HOOK_RESULT"`],
+    'permission "denied"': [PERMISSION, 'permission_request', `echo '{"permission": "denied"}' > "$CHRYS_HOOK_RESULT"`],
+  };
+  const guardOn = (event: string, shell: string): string => guardFile(shell).replace('event: before_tool_call', `event: ${event}`);
+
+  it.each(Object.keys(LOST))('blocks on %s, which a plain firing skips', async (how) => {
+    const [envelope, event, shell] = LOST[how]!;
+    const s = sandbox();
+    s.globalHooks(guardOn(event, shell));
+    expect((await s.fire(envelope)).decision).toMatchObject({ blocked: false, warnings: [{ code: 'result_invalid', hook: 'guard' }] });
+    const { decision } = await s.fire(envelope, ['--fail-closed']);
+    expect(decision).toMatchObject({ blocked: true, blocked_by: { id: 'fail-closed' } });
+    expect(decision.reason).toMatch(/^chrys-hooks fails closed: \[result_invalid\] hook "guard": (action|permission) must be /);
+  });
+
+  it('lets a wrong context through: only gating keys make an answer unreadable', async () => {
+    const s = sandbox();
+    s.globalHooks(guardFile(`echo '{"context": 5}' > "$CHRYS_HOOK_RESULT"`));
+    const { decision } = await s.fire(CALL, ['--fail-closed']);
+    expect(decision).toMatchObject({ blocked: false, warnings: [{ code: 'result_invalid', hook: 'guard' }] });
+  });
+});

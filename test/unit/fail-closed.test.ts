@@ -95,10 +95,11 @@ describe('blockOnUnreadableResult', () => {
   const outcome = (result: Outcome['result'], status: Outcome['status'] = 'ok'): Outcome => ({ status, exitCode: 0, signal: null, durationMs: 1, stderrTail: '', result });
   const unreadable = outcome({ kind: 'invalid', reason: 'the result file is not JSON' });
   const guard = failClosedHook(testHook({ id: 'g', source: 'project' }), 'before_tool_call');
+  const noteOf = (hook: string, what: string): Warning => ({ code: 'result_invalid', hook, message: `hook "${hook}": ${what}` });
 
   it('blocks a guarded event whose guard left a result file that cannot be read, blamed on its layer', () => {
     const d = emptyDecision('before_tool_call');
-    blockOnUnreadableResult(d, guard, unreadable);
+    blockOnUnreadableResult(d, guard, unreadable, [noteOf('g', 'the result file is not JSON; treated as no opinion')]);
     expect(d).toMatchObject({ blocked: true, reason: 'chrys-hooks fails closed: [result_invalid] hook "g": the result file is not JSON', blocked_by: { id: 'fail-closed', source: 'project' } });
   });
 
@@ -112,14 +113,31 @@ describe('blockOnUnreadableResult', () => {
       [emptyDecision('before_tool_call'), failClosedHook(testHook({ execution: { mode: 'async' } }), 'before_tool_call'), unreadable],
     ];
     for (const [d, hook, o] of cases) {
-      blockOnUnreadableResult(d, hook, o);
+      blockOnUnreadableResult(d, hook, o, [noteOf(hook.id, 'the result file is not JSON; treated as no opinion')]);
       expect(d.blocked).toBe(false);
     }
   });
 
   it('leaves a decision that is already blocked as it is', () => {
     const d: Decision = { ...emptyDecision('before_tool_call'), blocked: true, reason: 'hook said no', blocked_by: { id: 'g', source: 'global' } };
-    blockOnUnreadableResult(d, guard, unreadable);
+    blockOnUnreadableResult(d, guard, unreadable, [noteOf('g', 'x')]);
     expect(d).toMatchObject({ reason: 'hook said no', warnings: [] });
+  });
+
+  it('blocks on a gating key of the wrong type or value, not on a skipped context or reason', () => {
+    const answered = outcome({ kind: 'json', value: {} });
+    for (const key of ['action', 'permission']) {
+      const d = emptyDecision('before_tool_call');
+      blockOnUnreadableResult(d, guard, answered, [noteOf('g', `${key} must be one of allow, block, modify; ignored`)]);
+      expect(d.reason).toBe(`chrys-hooks fails closed: [result_invalid] hook "g": ${key} must be one of allow, block, modify`);
+    }
+    for (const key of ['context', 'reason']) {
+      const d = emptyDecision('before_tool_call');
+      blockOnUnreadableResult(d, guard, answered, [noteOf('g', `${key} must be a string; ignored`)]);
+      expect(d.blocked).toBe(false);
+    }
+    const other = emptyDecision('before_tool_call');
+    blockOnUnreadableResult(other, guard, answered, [noteOf('another', 'action must be a string; ignored')]);
+    expect(other.blocked).toBe(false); // another hook's warning is not this guard's answer
   });
 });
