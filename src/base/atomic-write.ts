@@ -4,7 +4,7 @@
 // writes through it). A reader sees the old file or the new one, never half.
 
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 
 export interface AtomicWriteOptions {
@@ -26,8 +26,7 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
   const fd = openSync(tmp, 'wx', opts.mode ?? 0o600);
   try {
     try {
-      if (typeof content === 'string') writeSync(fd, content);
-      else writeSync(fd, content);
+      writeFileSync(fd, content); // loops until all is written: one writeSync on a filling disk may write part and return
       if (opts.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);

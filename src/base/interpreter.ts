@@ -10,6 +10,7 @@ import { delimiter, extname, isAbsolute, join } from 'node:path';
  * it resolves against the workspace the hook runs in, which would choose
  * the program that runs a trusted script.
  */
+// Stryker disable next-line StringLiteral: with PATH unset, any default that holds no absolute directory finds nothing, as '' does
 export function which(name: string, path = process.env.PATH ?? ''): string | undefined {
   const exts = process.platform === 'win32' ? (process.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : [''];
   for (const dir of path.split(delimiter)) {
@@ -39,10 +40,10 @@ const BY_EXTENSION: Record<string, string[][]> = {
   '.ps1': [['pwsh', '-NoProfile', '-File'], ['powershell', '-NoProfile', '-File']],
 };
 
-/** Whether a script runs under Python: `.py`, and any extension without an interpreter of its own. */
+/** Whether a script runs under Python: `.py`, and any other extension without an interpreter of its own (TypeScript's is tsx). */
 export const isPythonScript = (scriptPath: string): boolean => {
   const ext = extname(scriptPath).toLowerCase();
-  return ext === '.py' || (ext !== '.ts' && !BY_EXTENSION[ext]);
+  return ext !== '.ts' && !BY_EXTENSION[ext];
 };
 
 export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; wanted: string };
@@ -57,6 +58,7 @@ export type InterpreterChoice = { ok: true; argv: string[] } | { ok: false; want
  * Python from PATH. A hook that wants the project's environment says so with
  * `run.type: command` and an explicit argv.
  */
+// Stryker disable next-line StringLiteral: with PATH unset, any default that holds no absolute directory finds nothing, as '' does
 export function interpreterFor(scriptPath: string, globalHooksDir: string, path = process.env.PATH ?? ''): InterpreterChoice {
   const ext = extname(scriptPath).toLowerCase();
   if (ext === '.ts') return globalTypeScript(globalHooksDir, path);

@@ -21,7 +21,9 @@ export function ensureDir(dir: string): void {
   const m = [...dir.matchAll(RUNTIME_PART)].at(-1); // the config dir itself may hold such a path
   if (!m) return;
   let path = dir.slice(0, m.index + 'hooks'.length + 1);
-  for (const part of dir.slice(path.length + 1).split(/[\\/]/).filter(Boolean)) {
+  const parts = dir.slice(path.length + 1).split(/[\\/]/);
+  // Stryker disable next-line MethodExpression: an empty part (a trailing or doubled separator) joins to the directory just checked
+  for (const part of parts.filter(Boolean)) {
     path = join(path, part);
     const stat = lstatSync(path);
     if (stat.isSymbolicLink() || !stat.isDirectory()) {

@@ -1,15 +1,64 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+// writeFileAtomic and its async twin (src/base/atomic-write.ts): the file is
+// replaced whole through a temp file, fsynced first when durable, with its
+// mode, never through a symlink, and a failure leaves the old file and no
+// temp file behind.
+import { execFileSync } from 'node:child_process';
+import { fsyncSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { type FileHandle, open, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { buildSync } from 'esbuild';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { lowestFreeFd } from '../helpers/fd.js';
 import { type AtomicWriteOptions, writeFileAtomic, writeFileAtomicAsync } from '../../src/base/atomic-write.js';
 
+// The calls pass through; the tests watch their order, and one makes a rename fail.
+vi.mock(import('node:fs'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { ...real, fsyncSync: vi.fn(real.fsyncSync), renameSync: vi.fn(real.renameSync) };
+});
+vi.mock(import('node:fs/promises'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { ...real, rename: vi.fn(real.rename) };
+});
+const realFs = await vi.importActual<typeof import('node:fs')>('node:fs');
+const realFsPromises = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
+
+const probe = await open(process.execPath);
+const fileHandleSync = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync');
+await probe.close();
+
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'chrys-atomic-'));
+const tempFilesIn = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
+
+beforeEach(() => {
+  vi.clearAllMocks();
+});
 
 describe.each([
-  ['sync', async (p: string, c: string, o: AtomicWriteOptions) => writeFileAtomic(p, c, o)],
-  ['async', writeFileAtomicAsync],
-] as const)('writeFileAtomic (%s)', (_name, write) => {
+  {
+    name: 'sync',
+    write: async (p: string, c: string, o: AtomicWriteOptions) => writeFileAtomic(p, c, o),
+    fsync: vi.mocked(fsyncSync),
+    rename: vi.mocked(renameSync),
+    removeDirBeforeRename: (dir: string) =>
+      vi.mocked(renameSync).mockImplementationOnce((from, to) => {
+        rmSync(dir, { recursive: true });
+        realFs.renameSync(from, to);
+      }),
+  },
+  {
+    name: 'async',
+    write: writeFileAtomicAsync,
+    fsync: fileHandleSync,
+    rename: vi.mocked(rename),
+    removeDirBeforeRename: (dir: string) =>
+      vi.mocked(rename).mockImplementationOnce(async (from, to) => {
+        rmSync(dir, { recursive: true });
+        await realFsPromises.rename(from, to);
+      }),
+  },
+])('writeFileAtomic ($name)', ({ write, fsync, rename: renameCall, removeDirBeforeRename }) => {
   it('replaces the file whole, 0600 unless told, and leaves no temp file', async () => {
     const dir = fresh();
     const path = join(dir, 'f.json');
@@ -24,6 +73,23 @@ describe.each([
     const path = join(fresh(), 'hooks.yaml');
     await write(path, 'x', { mode: 0o644, durable: false });
     expect(lstatSync(path).mode & 0o777).toBe(0o644);
+  });
+
+  it('writes a temp file next to the target, fsyncs it before the rename when durable, and not otherwise', async () => {
+    const dir = fresh();
+    const path = join(dir, 'f.json');
+    await write(path, 'kept', { durable: true });
+    expect(fsync).toHaveBeenCalledTimes(1);
+    expect(renameCall).toHaveBeenCalledTimes(1);
+    const [from, to] = renameCall.mock.calls[0]!;
+    expect(to).toBe(path);
+    expect(String(from)).toMatch(new RegExp(`^${path.replaceAll('.', '\\.')}\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
+    expect(fsync.mock.invocationCallOrder[0]).toBeLessThan(renameCall.mock.invocationCallOrder[0]!);
+    vi.clearAllMocks();
+    await write(path, 'cache', { durable: false });
+    expect(fsync).not.toHaveBeenCalled();
+    expect(renameCall).toHaveBeenCalledTimes(1);
+    expect(readFileSync(path, 'utf8')).toBe('cache');
   });
 
   it('replaces a symlink at the target instead of writing through it', async () => {
@@ -44,6 +110,58 @@ describe.each([
     mkdirSync(path);
     writeFileSync(join(path, 'inside'), '');
     await expect(write(path, 'new', { durable: true })).rejects.toThrow();
-    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(tempFilesIn(dir)).toEqual([]);
+  });
+
+  it('reports the rename failing, not the clean-up, when the directory is removed under it', async () => {
+    const dir = fresh();
+    removeDirBeforeRename(dir);
+    await expect(write(join(dir, 'f.json'), 'new', { durable: false })).rejects.toMatchObject({ code: 'ENOENT', syscall: 'rename' });
+  });
+
+  it('closes the temp file, whether the write succeeds or fails', async () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'taken'));
+    writeFileSync(join(dir, 'taken', 'inside'), '');
+    const before = lowestFreeFd();
+    await write(join(dir, 'f.json'), 'new', { durable: true });
+    await write(join(dir, 'f.json'), 'newer', { durable: false });
+    await expect(write(join(dir, 'taken'), 'new', { durable: false })).rejects.toThrow();
+    expect(lowestFreeFd()).toBe(before);
+  });
+});
+
+describe('writeFileAtomic with bytes', () => {
+  it('writes them as they are', () => {
+    const path = join(fresh(), 'code.bin');
+    const bytes = new Uint8Array([0, 0xff, 0x0a, 0xc3, 0x28]);
+    writeFileAtomic(path, bytes, { durable: false });
+    expect(new Uint8Array(readFileSync(path))).toEqual(bytes);
+  });
+});
+
+describe('a write the file size limit cuts short', () => {
+  it('fails and leaves the old file, never a truncated one in its place', () => {
+    const dir = fresh();
+    const bundle = join(dir, 'atomic-write.cjs');
+    buildSync({ entryPoints: ['src/base/atomic-write.ts'], bundle: true, format: 'cjs', platform: 'node', outfile: bundle, logLevel: 'silent' });
+    const target = (name: string): string => {
+      writeFileSync(join(dir, name), 'old');
+      return join(dir, name);
+    };
+    const [syncTarget, asyncTarget] = [target('sync.json'), target('async.json')];
+    // Past the limit a write() is cut short and the next one fails with EFBIG (node ignores SIGXFSZ).
+    const child = `
+      const { writeFileAtomic, writeFileAtomicAsync } = require(${JSON.stringify(bundle)});
+      const big = 'x'.repeat(64 * 1024);
+      let sync = 'written';
+      try { writeFileAtomic(${JSON.stringify(syncTarget)}, big, { durable: true }); } catch (e) { sync = e.code; }
+      writeFileAtomicAsync(${JSON.stringify(asyncTarget)}, big, { durable: true })
+        .then(() => 'written', (e) => e.code)
+        .then((async) => console.log(JSON.stringify({ sync, async })));`;
+    const out = execFileSync('sh', ['-c', 'ulimit -f 8 && exec "$0" -e "$1"', process.execPath, child], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ sync: 'EFBIG', async: 'EFBIG' });
+    expect([readFileSync(syncTarget, 'utf8'), readFileSync(asyncTarget, 'utf8')]).toEqual(['old', 'old']);
+    expect(tempFilesIn(dir)).toEqual([]);
   });
 });

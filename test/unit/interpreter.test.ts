@@ -3,8 +3,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { interpreterFor, which } from '../../src/base/interpreter.js';
+import { describe, expect, it, vi } from 'vitest';
+import { asPlatform } from '../helpers/platform.js';
+import { interpreterFor, isPythonScript, which } from '../../src/base/interpreter.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-which-'));
 const file = (dir: string, name: string, mode = 0o755): string => {
@@ -73,6 +74,32 @@ describe('which', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+});
+
+describe('which on Windows', () => {
+  it('tries the PATHEXT extensions in their order, .EXE;.CMD;.BAT when PATHEXT is unset', () => {
+    const dir = temp();
+    for (const name of ['tool.CMD', 'tool.BAT', 'tool.COM']) file(dir, name);
+    try {
+      asPlatform('win32', () => {
+        vi.stubEnv('PATHEXT', '.BAT;.CMD');
+        expect(which('tool', dir)).toBe(join(dir, 'tool.BAT'));
+        vi.stubEnv('PATHEXT', '.COM');
+        expect(which('tool', dir)).toBe(join(dir, 'tool.COM'));
+        vi.stubEnv('PATHEXT', undefined);
+        expect(which('tool', dir)).toBe(join(dir, 'tool.CMD'));
+      });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('isPythonScript', () => {
+  it('holds for .py and for any extension without an interpreter of its own, not for TypeScript or the others', () => {
+    for (const script of ['/x/a.py', '/x/a.PY', '/x/a.txt', '/x/noext']) expect(isPythonScript(script)).toBe(true);
+    for (const script of ['/x/a.ts', '/x/a.TS', '/x/a.sh', '/x/a.js', '/x/a.rb', '/x/a.pl', '/x/a.ps1']) expect(isPythonScript(script)).toBe(false);
   });
 });
 

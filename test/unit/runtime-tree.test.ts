@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { asPlatform } from '../helpers/platform.js';
 import { ensureDir } from '../../src/base/runtime-layout.js';
 import { sweepStaleTemp } from '../../src/run/runtime.js';
 import { readResultFile } from '../../src/run/spawn.js';
@@ -23,6 +24,14 @@ describe('ensureDir in the runtime tree', () => {
     ensureDir(join(config, 'hooks', 'state', 'history'));
     expect(statSync(join(config, 'hooks', 'state')).mode & 0o777).toBe(0o700);
     expect(statSync(join(config, 'hooks', 'state', 'history')).mode & 0o777).toBe(0o700);
+  });
+
+  it('leaves modes alone on Windows, where they mean nothing', () => {
+    const config = temp();
+    mkdirSync(join(config, 'hooks', 'state'), { recursive: true });
+    chmodSync(join(config, 'hooks', 'state'), 0o755);
+    asPlatform('win32', () => ensureDir(join(config, 'hooks', 'state', 'history')));
+    expect(statSync(join(config, 'hooks', 'state')).mode & 0o777).toBe(0o755);
   });
 
   it('refuses a symlink anywhere below hooks/, but not the config dir or hooks/ itself', () => {
