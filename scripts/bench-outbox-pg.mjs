@@ -4,7 +4,12 @@
 // 1. throughput: BENCH_JOBS (default 4,000) due jobs of /bin/true drained by
 //    BENCH_DRAINERS (default 4) one-shot `drain-outbox` processes at once,
 //    max_parallel_hooks 4 each; jobs/s from the first start to the last exit,
-//    and the same jobs run by a bash loop (the spawn floor);
+//    the CPU time per job of the drainers with their hooks and of PostgreSQL
+//    (from /proc: on a shared machine jobs/s moves with the other work, the
+//    CPU a job costs much less), and the same jobs run by a bash loop (the
+//    spawn floor), and by BENCH_DRAINERS Node processes that only spawn them,
+//    4 at a time each (Node's floor: what the drainers would do with no
+//    outbox at all);
 // 2. latency: one `drain-outbox --watch`, BENCH_SAMPLES (default 200) jobs
 //    added one after the other (graphile_worker.add_job, as `fire` does);
 //    add→start is from the commit of the add to the hook's first line
@@ -13,7 +18,7 @@
 //    comparison; its throughput is `npm run bench:drain`.
 // BENCH_ROUNDS=N repeats the throughput run (median printed, default 3; 0 skips it).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
@@ -31,6 +36,28 @@ mkdirSync(work);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const wallMs = () => performance.timeOrigin + performance.now();
+const TICK_MS = 1000 / 100; // /proc's clock ticks (USER_HZ)
+/** A process's CPU ticks (user + system) from /proc: its own, its waited-for children's, and its parent. */
+const procTimes = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ').map(Number);
+  return { own: f[11] + f[12], children: f[13] + f[14], ppid: f[1] };
+};
+/** CPU ms of this process's waited-for children: the drainers and, through them, their hooks. */
+const childrenCpuMs = () => procTimes('self').children * TICK_MS;
+/** CPU ms of the cluster: the postmaster, its live backends and the ones it reaped. */
+function clusterCpuMs() {
+  const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const t = procTimes(pid);
+      if (Number(pid) === postmaster || t.ppid === postmaster) ticks += t.own + t.children;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * TICK_MS;
+}
 
 const cluster = await startCluster({ durable: true });
 for (const signal of ['SIGINT', 'SIGTERM']) {
@@ -80,11 +107,15 @@ async function addJobs(client, jobs) {
 async function throughput() {
   const rates = [];
   const loops = [];
+  const nodeLoops = [];
+  const drainCpu = [];
+  const pgCpu = [];
   for (let round = 0; round < ROUNDS; round++) {
     const c = configDir(`t${round}`, '{ type: command, argv: [/bin/true] }');
     const client = new pg.Client({ connectionString: c.url });
     await client.connect();
     await addJobs(client, Array.from({ length: JOBS }, (_, i) => c.job(i)));
+    const cpu0 = [childrenCpuMs(), clusterCpuMs()];
     const start = process.hrtime.bigint();
     const outs = await Promise.all(Array.from({ length: DRAINERS }, () => new Promise((res, rej) => {
       const child = spawn(process.execPath, [BIN, 'drain-outbox', '--json', '--config-dir', c.dir, '--cwd', work], { env: c.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -95,6 +126,8 @@ async function throughput() {
       child.on('exit', (code) => (code === 0 ? res(JSON.parse(out)) : rej(new Error(`drain-outbox exit ${code}: ${err}`))));
     })));
     const s = Number(process.hrtime.bigint() - start) / 1e9;
+    drainCpu.push((childrenCpuMs() - cpu0[0]) / JOBS);
+    pgCpu.push((clusterCpuMs() - cpu0[1]) / JOBS);
     const done = outs.reduce((n, o) => n + o.done, 0);
     const left = (await client.query("SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier LIKE 'chrys:%'")).rows[0].n;
     const filed = (await client.query("SELECT count(*)::int AS n FROM chrys_outbox.finished WHERE state = 'done'")).rows[0].n;
@@ -104,10 +137,22 @@ async function throughput() {
     const t = process.hrtime.bigint();
     spawnSync('bash', ['-c', `for i in $(seq ${JOBS}); do /bin/true; done`]);
     loops.push(JOBS / (Number(process.hrtime.bigint() - t) / 1e9));
-    console.log(`  round ${round + 1}: ${JOBS} jobs in ${s.toFixed(2)} s, per drainer ${outs.map((o) => o.done).join('/')}`);
+    nodeLoops.push(await nodeSpawnLoop());
+    console.log(`  round ${round + 1}: ${JOBS} jobs in ${s.toFixed(2)} s, per drainer ${outs.map((o) => o.done).join('/')}; CPU per job ${drainCpu.at(-1).toFixed(2)} ms drainers and hooks, ${pgCpu.at(-1).toFixed(2)} ms PostgreSQL`);
     rmSync(c.dir, { recursive: true, force: true });
   }
-  console.log(`throughput: ${DRAINERS} drainers × max_parallel_hooks 4, ${JOBS} /bin/true jobs: median ${median(rates).toFixed(0)} jobs/s (rounds ${rates.map((r) => r.toFixed(0)).join(', ')}); bash loop ${median(loops).toFixed(0)}/s`);
+  console.log(`throughput: ${DRAINERS} drainers × max_parallel_hooks 4, ${JOBS} /bin/true jobs: median ${median(rates).toFixed(0)} jobs/s (rounds ${rates.map((r) => r.toFixed(0)).join(', ')}); CPU per job ${median(drainCpu).toFixed(2)} ms drainers and hooks, ${median(pgCpu).toFixed(2)} ms PostgreSQL; bash loop ${median(loops).toFixed(0)}/s; Node spawning them alone ${median(nodeLoops).toFixed(0)}/s`);
+}
+
+/** Jobs/s of DRAINERS Node processes that spawn JOBS /bin/true between them, 4 at a time each, with pipes, as a drain does. */
+async function nodeSpawnLoop() {
+  const each = Math.ceil(JOBS / DRAINERS);
+  const script = `const { spawn } = require('node:child_process'); let left = ${each};
+    const one = () => new Promise((r) => { const c = spawn('/bin/true', [], { stdio: 'pipe', detached: true }); c.stdin.on('error', () => {}); c.stdin.end('{}'); c.on('close', r); });
+    Promise.all([1, 2, 3, 4].map(async () => { while (left-- > 0) await one(); }));`;
+  const t = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: DRAINERS }, () => new Promise((res, rej) => spawn(process.execPath, ['-e', script], { stdio: 'inherit' }).on('exit', (code) => (code === 0 ? res() : rej(new Error(`spawn loop exit ${code}`)))))));
+  return (each * DRAINERS) / (Number(process.hrtime.bigint() - t) / 1e9);
 }
 
 async function latency(backend) {
@@ -144,5 +189,5 @@ async function latency(backend) {
   await client.end();
   watcher.kill('SIGTERM');
   await new Promise((r) => watcher.once('exit', r));
-  console.log(`add→start with drain-outbox --watch on ${backend === 'postgres' ? 'PostgreSQL' : 'the file outbox'}, ${SAMPLES} jobs one at a time: p50 ${pct(ms, 0.5).toFixed(1)} ms, p95 ${pct(ms, 0.95).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`);
+  console.log(`add→start with drain-outbox --watch on ${backend === 'postgres' ? 'PostgreSQL' : 'the file outbox'}, ${SAMPLES} jobs one at a time: p50 ${pct(ms, 0.5).toFixed(1)} ms, p95 ${pct(ms, 0.95).toFixed(1)} ms, p99 ${pct(ms, 0.99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`);
 }

@@ -23,6 +23,18 @@ const builtinsByRequire = {
   },
 };
 
+// graphile-worker's config search (cosmiconfig) requires TypeScript to read a
+// .ts config file, which the drain never asks for (it passes its options), and
+// esbuild would bundle all 9 MB of it into the chunk every drain loads: its
+// source stays in the heap and every hook's fork copies it.
+const noTypescript = {
+  name: 'no-typescript',
+  setup(b) {
+    b.onResolve({ filter: /^typescript$/ }, () => ({ path: 'typescript', namespace: 'no-typescript' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-typescript' }, () => ({ contents: "throw new Error('chrys-hooks does not load TypeScript config files');", loader: 'js' }));
+  },
+};
+
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -40,7 +52,7 @@ await build({
   // commander and proper-lockfile are CommonJS; give their require() a real one.
   banner: { js: "import { createRequire as __chrysCreateRequire } from 'node:module'; const require = __chrysCreateRequire(import.meta.url);" },
   logLevel: 'warning',
-  plugins: [builtinsByRequire],
+  plugins: [builtinsByRequire, noTypescript],
   // pg's optional native binding: required only when asked for (pg.native), never here.
   external: ['pg-native'],
 });
@@ -71,7 +83,7 @@ const COLD = { yaml: 'yaml', 'js-yaml': 'js-yaml', 'zod/mini': 'zod-mini', pg: '
 for (const [pkgName, file] of Object.entries(COLD)) {
   // graphile-worker shares the one driver in cold/pg.cjs (the outbox hands it its pool).
   const sharePg = { name: 'share-pg', setup: (b) => b.onResolve({ filter: /^pg$/ }, () => (pkgName === 'pg' ? undefined : { path: './pg.cjs', external: true })) };
-  await build({ ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(pkgName)});`, resolveDir: '.', loader: 'js' }, outfile: new URL(`../dist/cold/${file}.cjs`, import.meta.url).pathname, external: ['pg-native'], plugins: [sharePg] });
+  await build({ ...cjs, stdin: { contents: `module.exports = require(${JSON.stringify(pkgName)});`, resolveDir: '.', loader: 'js' }, outfile: new URL(`../dist/cold/${file}.cjs`, import.meta.url).pathname, external: ['pg-native'], plugins: [sharePg, noTypescript] });
 }
 const coldApart = {
   name: 'cold-apart',

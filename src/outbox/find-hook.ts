@@ -76,10 +76,11 @@ export class HookFinder {
     return this.globalFile;
   }
 
-  /** Decides the project layer of every workspace these jobs name, as the loader would, and loads the trusted files. */
+  /** Decides the project layer of every workspace these jobs name, as the loader would, and loads the trusted files; a workspace once a finder. */
   async preload(jobs: readonly Job[]): Promise<void> {
     await this.global();
     for (const workspace of new Set(jobs.map(workspaceOfJob).filter((w): w is string => w !== undefined))) {
+      if (this.layers.has(workspace)) continue;
       const layer = await this.decideLayer(workspace);
       this.layers.set(workspace, layer);
       if (layer.projectPath && !layer.sameFile && layer.trust.trusted) await this.load(layer.projectPath, 'project', layer.verified);

@@ -5,7 +5,7 @@
 // A `detach: true` hook is launched instead of run, by the worker and the
 // drain alike: its job is filed once the launch is known (launchJob).
 
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Hook, DEFAULT_SETTINGS } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
@@ -175,7 +175,13 @@ export function noteGroup(configDir: string, jobId: string, pgid: number): void 
 }
 
 /** Forgets the note once the hook's run is over. */
-export const forgetGroup = (configDir: string, jobId: string): void => rmSync(groupNote(configDir, jobId), { force: true });
+export function forgetGroup(configDir: string, jobId: string): void {
+  try {
+    unlinkSync(groupNote(configDir, jobId)); // one call a job: rmSync would lstat first
+  } catch {
+    // not written (best effort), or gone already
+  }
+}
 
 /** Whether the hook of an earlier start of the job (its starter killed) still runs here; forgets a dead group's note. */
 export function previousRunAlive(configDir: string, jobId: string): boolean {

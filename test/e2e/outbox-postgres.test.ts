@@ -40,6 +40,14 @@ async function sql<T = any>(env: Record<string, string>, text: string, params: u
   }
 }
 
+/** Waits for a database condition (a poll: the database sends no event for it). */
+async function until(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !(await check()); ) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const runs = (s: Sandbox): number => {
   try {
     return readFileSync(join(s.root, 'runs'), 'utf8').split('\n').filter(Boolean).length;
@@ -114,12 +122,18 @@ for (const backend of ['files', 'postgres'] as const) {
     it('the hook reads the payload the agent sent, numbers as numbers', async () => {
       const s = sandbox();
       const env = setup(s, backend, { shell: 'cat "$CHRYS_HOOK_PAYLOAD_FILE" > ../payload; echo x >> ../runs' });
-      const r = await s.run(['fire'], { env, input: '{"event": "after_turn", "session_id": "p", "n": 12, "big": 12345678901234567890, "x": 1.5}' });
+      const r = await s.run(['fire'], { env, input: '{"event": "after_turn", "session_id": "p", "n": 12, "big": 12345678901234567890, "x": 1.5, "nul": "a\\u0000b"}' });
       expect(r.exitCode, r.stderr).toBe(0);
       await drainUntilFiled(s, env);
       const text = readFileSync(join(s.root, 'payload'), 'utf8');
-      expect(JSON.parse(text)).toMatchObject({ session_id: 'p', n: 12, x: 1.5 });
+      expect(JSON.parse(text)).toMatchObject({ session_id: 'p', n: 12, x: 1.5, nul: 'a\u0000b' });
       expect(text).toContain('"big":12345678901234567890'); // the spelling kept, as the file outbox keeps it
+      if (backend === 'postgres') {
+        // The record of the run too: filed through text, not PostgreSQL's JSON functions (they refuse \u0000).
+        const [filed] = await sql(env, "SELECT job::text AS job FROM chrys_outbox.finished WHERE state = 'done'");
+        expect(filed.job).toContain('"big":12345678901234567890');
+        expect(JSON.parse(filed.job).payload.nul).toBe('a\u0000b');
+      }
     });
 
     it('a once-per-session hook is queued once for a session', async () => {
@@ -186,24 +200,30 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     }
   });
 
-  it('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone', async () => {
+  it('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone; the job waiting in its local queue runs once', async () => {
     const s = sandbox();
-    const env = setup(s, 'postgres', { shell: 'echo start >> ../runs; if [ ! -e ../second ]; then touch ../second; exec sleep 600; fi' });
-    await fire(s, env);
-    const [job] = await listed(s, env, 'pending');
+    // One hook at a time: the second job waits in the drainer's local queue, fetched and locked but not started.
+    const env = setup(s, 'postgres', { delay: 0, settings: '  max_parallel_hooks: 1\n', shell: 'echo start >> ../runs; if [ ! -e ../second ]; then touch ../second; exec sleep 600; fi' });
+    await fire(s, env, 's1');
+    await fire(s, env, 's2');
     const child = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false, detached: true });
     await eventually(() => runs(s) === 1, 30_000, 'the first start');
+    await until(async () => (await sql(env, 'SELECT 1 FROM graphile_worker.jobs WHERE locked_by IS NOT NULL')).length === 2, 'both jobs locked by the drainer');
     process.kill(-child.pid!, 'SIGKILL'); // the drainer's group; the hook leads a group of its own and runs on
     await child;
-    const hook = Number(readFileSync(join(s.configDir, 'hooks', 'outbox', 'locks', `${job.job_id}.pgid`), 'utf8'));
+    const notes = readdirSync(join(s.configDir, 'hooks', 'outbox', 'locks')).filter((f) => f.endsWith('.pgid'));
+    expect(notes).toHaveLength(1);
+    const first = notes[0]!.replace(/\.pgid$/, '');
+    const hook = Number(readFileSync(join(s.configDir, 'hooks', 'outbox', 'locks', notes[0]!), 'utf8'));
     expect(process.kill(hook, 0)).toBe(true);
-    expect(await listed(s, env, 'pending')).toHaveLength(1);
+    expect(await listed(s, env, 'pending')).toHaveLength(2);
     let seen: any;
     try {
-      // Once the dead drainer's lock is stale (10 s) a drain looks at the job, sees its hook alive, and leaves it.
+      // Once the dead drainer's locks are stale (10 s) a drain runs the waiting job, sees the first job's hook alive, and leaves it.
       for (let i = 0; i < 200 && !seen; i++) seen = (await cli(s, env, ['drain-outbox', '--json'])).jobs.find((j: any) => j.outcome === 'claimed');
-      expect(seen).toMatchObject({ job_id: job.job_id });
-      expect(runs(s)).toBe(1);
+      expect(seen).toMatchObject({ job_id: first });
+      expect(runs(s)).toBe(2);
+      expect((await listed(s, env, 'done')).map((j) => j.job_id)).toEqual([expect.not.stringMatching(first)]);
     } finally {
       process.kill(-hook, 'SIGKILL');
     }
@@ -211,9 +231,51 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     let done = 0;
     for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done;
     expect(done).toBe(1);
-    expect(runs(s)).toBe(2);
-    expect(await listed(s, env, 'done')).toMatchObject([{ job_id: job.job_id, attempts: 2 }]);
+    expect(runs(s)).toBe(3);
+    const filed = await listed(s, env, 'done');
+    expect(filed).toHaveLength(2);
+    // The killed start counts; so does the waiting job's fetch, a start that never came (counted, never missed).
+    expect(filed.every((j) => j.attempts === 2)).toBe(true);
   }, 90_000);
+
+  it('a watcher stopped with SIGTERM hands back the job waiting in its local queue, its start not counted; the stopped run is due again', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, settings: '  max_parallel_hooks: 1\n', shell: 'echo start >> ../runs; while [ ! -e ../release ]; do sleep 0.05; done' });
+    await fire(s, env, 's1');
+    await fire(s, env, 's2');
+    const child = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false });
+    await eventually(() => runs(s) === 1, 30_000, 'the first start');
+    await until(async () => (await sql(env, 'SELECT 1 FROM graphile_worker.jobs WHERE locked_by IS NOT NULL')).length === 2, 'both jobs locked by the watcher');
+    child.kill('SIGTERM');
+    const stopped = await child;
+    expect(stopped.exitCode, stopped.stderr).toBe(0);
+    expect(await sql(env, 'SELECT 1 FROM graphile_worker.jobs WHERE locked_at IS NOT NULL')).toEqual([]);
+    // The stopped run counted its start; the waiting job was never started.
+    expect((await listed(s, env, 'pending')).map((j) => j.attempts).sort()).toEqual([0, 1]);
+    expect(runs(s)).toBe(1);
+    writeFileSync(join(s.root, 'release'), '');
+    expect(await cli(s, env, ['drain-outbox', '--json'])).toMatchObject({ done: 2 });
+    expect(runs(s)).toBe(3);
+  }, 90_000);
+
+  it('a watcher runs the hook as the hooks file says now: an edit is seen by the jobs that start a second later', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, shell: 'echo one >> ../runs' });
+    const child = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false });
+    try {
+      await fire(s, env, 's1');
+      await eventually(() => runs(s) === 1, 30_000, 'the first run');
+      const hooksFile = join(s.configDir, 'hooks', 'hooks.yaml');
+      writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('echo one', 'echo two'));
+      await new Promise((r) => setTimeout(r, 1200)); // the drain's one look at the hooks serves a second: a clock, not an event
+      await fire(s, env, 's2');
+      await eventually(() => runs(s) === 2, 30_000, 'the second run');
+      expect(readFileSync(join(s.root, 'runs'), 'utf8')).toBe('one\ntwo\n');
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
+  }, 60_000);
 
   it('a job that runs past the stale time under a live drainer is not started again by another drain', async () => {
     const s = sandbox();

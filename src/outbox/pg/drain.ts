@@ -36,6 +36,7 @@ import { OnceGuard } from '../../state/once.js';
 import { LOCK_STALE_MS } from '../claim.js';
 import { type DrainOptions, drainSettingsOf } from '../drain.js';
 import { HookFinder, type LoadMemo } from '../find-hook.js';
+import type { Lookup } from '../select.js';
 import { forgetGroup, noteGroup, previousRunAlive } from '../run-job.js';
 import { locksDir } from '../store.js';
 import { HistoryBatch } from '../history-batch.js';
@@ -45,10 +46,13 @@ import { type DrainSummary, type JobReport, Tally } from '../summary.js';
 import type { OutboxChoice } from './choice.js';
 import { isUnreachable, loadGraphile, pool, unreachable } from './connect.js';
 import { absorbFileJobs } from './migrate.js';
-import { PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, quietLogger } from './queue.js';
+import { GroupCommit } from './group-commit.js';
+import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, quietLogger } from './queue.js';
 import { redact } from './redact.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
+/** Files a run that ended as done or failed; resolves once that is committed. */
+type Filing = (job: Job, state: 'done' | 'failed') => Promise<void>;
 
 /** How often a drainer says it is alive (and looks for dead ones). */
 const HEARTBEAT_MS = 2000;
@@ -56,6 +60,8 @@ const HEARTBEAT_MS = 2000;
 const RECHECK_SECONDS = 60;
 /** How long a job whose earlier hook still runs (its drainer was killed) waits before it is looked at again. */
 const ALIVE_RECHECK_MS = 2000;
+/** How long the jobs that start go on seeing the hooks files and trust as they were. */
+const FINDER_MS = 1000;
 /** How long a filing waits for a server that went away (a restart); below LOCK_STALE_MS, so the job is not unlocked meanwhile. */
 const FILING_RETRY_MS = 8000;
 
@@ -97,6 +103,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
   const workers = new Set<string>();
   let stopping = false;
   let heartbeat: NodeJS.Timeout | undefined;
+  let rejection: ((e: unknown) => void) | undefined;
   const guard = async <T>(fn: (c: PoolClient) => Promise<T>): Promise<T> => {
     let c: PoolClient;
     try {
@@ -125,6 +132,8 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }
     }
   };
+  // The ends of runs that finish together, filed (and their rows deleted) in one statement.
+  const filings = new GroupCommit<FinishedRun>((runs) => lasting((c) => fileFinished(c, runs)));
   try {
     await guard((c) => ensureSchema(c, choice.url));
     if (!opts.dryRun) {
@@ -145,7 +154,28 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     heartbeat = setInterval(() => void beat().catch((e: unknown) => tally.warn({ code: 'outbox_unavailable', message: redact(e instanceof Error ? e.message : String(e), choice.url) })), HEARTBEAT_MS);
     heartbeat.unref();
 
+    // The database gone mid-drain: the drain stops taking jobs and ends as outbox_unreachable.
+    // What its pool had fetched but not started is handed back if the server is there
+    // again, else left locked under its id, to be unlocked once its heartbeat is stale.
+    let lost: unknown;
+    let workerPool: import('graphile-worker').WorkerPool | undefined;
+    const lose = (e: unknown): void => {
+      lost ??= e;
+      stopping = true;
+      void Promise.resolve(workerPool?.gracefulShutdown('the database went away')).catch(() => {});
+    };
+
     const handler = async (payload: unknown, helpers: { job: { id: string; attempts: number; key: string | null } }): Promise<void> => {
+      try {
+        await handle(payload, helpers);
+      } catch (e) {
+        // A run that could not be filed is not lost: its row stays locked under this drainer's id.
+        if ((e instanceof ChrysError && e.code === 'outbox_unreachable') || isUnreachable(e)) lose(e);
+        throw e;
+      }
+    };
+
+    const handle = async (payload: unknown, helpers: { job: { id: string; attempts: number; key: string | null } }): Promise<void> => {
       let job: Job;
       try {
         job = asJob(payload);
@@ -153,11 +183,26 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
         if (!(e instanceof InvalidJob)) throw e;
         // Not ours to run: kept as failed with why, its payload as it was.
         const bad = { job_id: `pg-${helpers.job.id}`, hook_id: '', event: '', payload: { row_payload: rowPayload(payload) } as JsonObject, created_at: new Date().toISOString(), state: 'failed', retries: helpers.job.attempts, last_started_at: null, last_finished_at: null, exit_code: null, error: 'outbox_invalid_job', stderr_tail: null, invalid_reason: e.message } as Job;
-        await lasting((c) => fileFinished(c, bad, 'failed'));
+        await filings.add({ job: bad, state: 'failed', rowId: helpers.job.id });
         tally.report({ job_id: bad.job_id, hook_id: '', outcome: 'invalid_job', error: `outbox_invalid_job: ${e.message}` });
         return;
       }
       await runOne(job, helpers.job);
+    };
+
+    // One look at the hooks files and trust serves the jobs that start within FINDER_MS (a file
+    // drain's pass is one look): a hooks file or trust edited mid-drain is seen by the jobs after.
+    let look: { since: number; finder: HookFinder; warnings: Warning[]; told: number } | undefined;
+    const findHook = async (job: Job): Promise<Lookup> => {
+      if (!look || Date.now() - look.since > FINDER_MS) {
+        const warnings: Warning[] = [];
+        look = { since: Date.now(), finder: new HookFinder(opts, warnings, memo), warnings, told: 0 };
+      }
+      const current = look;
+      await current.finder.preload([job]);
+      tally.warn(...current.warnings.slice(current.told));
+      current.told = current.warnings.length;
+      return current.finder.find(job);
     };
 
     const runOne = async (job: Job, row: { id: string; attempts: number; key: string | null }): Promise<void> => {
@@ -165,26 +210,22 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       const startsBefore = job.retries + row.attempts - 1;
       const key = row.key ?? job.job_id;
       const requeue = async (next: Job, runAt: Date): Promise<void> => lasting((c) => addJob(c, { job: next, key, runAt: runAt.toISOString(), mode: 'replace' }, choice.hostId));
-      const warnings: Warning[] = [];
-      const finder = new HookFinder(opts, warnings, memo);
-      await finder.global();
-      await finder.preload([job]);
-      const found = finder.find(job);
-      tally.warn(...warnings);
+      const file = (filed: Job, state: 'done' | 'failed'): Promise<void> => filings.add({ job: filed, state, rowId: row.id });
+      const found = await findHook(job);
       if ('error' in found) {
         if (found.error === 'untrusted') {
           await requeue({ ...job, retries: startsBefore }, new Date(Date.now() + RECHECK_SECONDS * 1000));
           return tally.report({ ...ids, outcome: 'untrusted' });
         }
-        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: found.error }, 'failed'));
+        await file({ ...job, retries: startsBefore, state: 'failed', error: found.error }, 'failed');
         return tally.report({ ...ids, outcome: found.error, error: found.message });
       }
       if (startsBefore >= policy.maxRetries) {
-        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed'));
+        await file({ ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed');
         return tally.report({ ...ids, outcome: 'max_retries', error: `started ${startsBefore} times (outbox_max_retries ${policy.maxRetries})` });
       }
-      if (previousRunAlive(configDir, job.job_id)) {
-        // Its drainer died (kill -9) while the hook runs on: not twice at once; this start not counted.
+      // Only a job started before can have a hook that outlived its drainer (kill -9): not twice at once; this start not counted.
+      if (startsBefore > 0 && previousRunAlive(configDir, job.job_id)) {
         await requeue({ ...job, retries: startsBefore }, new Date(Date.now() + ALIVE_RECHECK_MS));
         return tally.report({ ...ids, outcome: 'claimed' });
       }
@@ -203,11 +244,11 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       };
       const refusal = ask(false) ?? (once.claim(hook, job.job_id) ? ask(true) : undefined);
       if (refusal) {
-        await lasting((c) => fileFinished(c, { ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed'));
+        await file({ ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed');
         return tally.report({ ...ids, outcome: 'failed', error: refusal });
       }
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
-      if (hook.execution.detach) return launchDetached(started, hook, ctx);
+      if (hook.execution.detach) return launchDetached(started, hook, ctx, file);
       const live = new LiveLog(configDir, liveLogPath(configDir, job.job_id));
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
         onSpawn: (pid) => {
@@ -219,7 +260,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }).finally(() => live.close());
       pids.delete(job.job_id);
       forgetGroup(configDir, job.job_id);
-      const filed = await settle(started, hook, record, requeue);
+      const filed = await settle(started, hook, record, requeue, file);
       tally.warn(...filed.warnings);
       tally.report({ ...ids, outcome: filed.outcome, ...(filed.error ? { error: filed.error } : {}), ...(filed.dueAt ? { due_at: filed.dueAt } : {}), ...(filed.logPath ? { log_path: filed.logPath } : {}), ...(filed.outcome === 'failed' && record.stderrTail ? { stderr_tail: record.stderrTail } : {}) }, false, true);
       const status = jobHistoryStatus(filed.outcome, record);
@@ -227,22 +268,22 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     };
 
     // Durable and detached: delivery is the launch; done once it started, failed when it could not start.
-    const launchDetached = async (job: Job, hook: Hook, ctx: HookContext): Promise<void> => {
+    const launchDetached = async (job: Job, hook: Hook, ctx: HookContext, file: Filing): Promise<void> => {
       const ids = { job_id: job.job_id, hook_id: job.hook_id };
       const start = await startDetached(hook, ctx, stringifyJson(job.payload), newRunId());
       const logPath = start.logPath ? { log_path: start.logPath } : {};
       if ('pid' in start) {
-        await lasting((c) => fileFinished(c, { ...job, state: 'done', ...logPath }, 'done'));
+        await file({ ...job, state: 'done', ...logPath }, 'done');
         tally.report({ ...ids, outcome: 'done', ...logPath }, false, true);
         history.add(hook, { status: 'started', session_id: stringField(job.payload, 'session_id') });
         return;
       }
       const error = start.failure.error ?? 'launch_error';
-      await lasting((c) => fileFinished(c, { ...job, state: 'failed', last_finished_at: new Date().toISOString(), error, ...logPath }, 'failed'));
+      await file({ ...job, state: 'failed', last_finished_at: new Date().toISOString(), error, ...logPath }, 'failed');
       tally.report({ ...ids, outcome: 'failed', error, ...logPath }, false, true);
     };
 
-    const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
+    const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>, file: Filing): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
       const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
       const warnings = retry?.warning ? [retry.warning] : [];
       const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
@@ -259,59 +300,65 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
         return { ...base, outcome: 'deferred', dueAt: dueAt.toISOString() };
       }
       if (retry) {
-        await lasting((c) => fileFinished(c, { ...ran, state: 'failed', error: 'max_retries', deferred_reason: retry.reason }, 'failed'));
+        await file({ ...ran, state: 'failed', error: 'max_retries', deferred_reason: retry.reason }, 'failed');
         return { ...base, outcome: 'failed', error: 'max_retries' };
       }
       const error = record.disposition === 'done' ? null : (record.error ?? record.status);
-      await lasting((c) => fileFinished(c, { ...ran, state: record.disposition as 'done' | 'failed', error }, record.disposition as 'done' | 'failed'));
+      await file({ ...ran, state: record.disposition as 'done' | 'failed', error }, record.disposition as 'done' | 'failed');
       return { ...base, outcome: record.disposition as 'done' | 'failed', ...(error ? { error } : {}) };
     };
 
     const { run, runOnce } = await loadGraphile();
+    const concurrency = clampParallel(settings.max_parallel_hooks);
     const events = new EventEmitter();
     // graphile-worker locks a job under its pool's id (pool-..., otpool-... for
     // runOnce), not the worker's: that is the id whose heartbeat keeps the
-    // drainer's running jobs from being taken as stale.
-    events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => {
-      workers.add(workerPool.id);
+    // drainer's running and locally queued jobs from being taken as stale.
+    events.on('pool:create', ({ workerPool: created }: { workerPool: import('graphile-worker').WorkerPool }) => {
+      workerPool = created;
+      workers.add(created.id);
       void beat().catch(() => {});
     });
     const taskList = { [hostTask(choice.hostId)]: handler as never, [PORTABLE_TASK]: handler as never };
-    const common = { pgPool: db, taskList, concurrency: clampParallel(settings.max_parallel_hooks), noHandleSignals: true, logger: await quietLogger(), events: events as never, useNodeTime: false };
-    // graphile-worker files a job's end in batches, off our handler's promise: a server gone
-    // mid-drain rejects there, unhandled. Caught for this drain, and it ends as outbox_unreachable.
-    let lost: unknown;
-    let onLost: (() => void) | undefined;
-    const rejection = (e: unknown): void => {
+    const common = {
+      pgPool: db,
+      taskList,
+      concurrency,
+      noHandleSignals: true,
+      // runOnce ends as if the queue were empty when its local queue cannot fetch: that is the server gone.
+      logger: await quietLogger((e) => {
+        if (!opts.watch && isUnreachable(e)) lose(e);
+      }),
+      events: events as never,
+      useNodeTime: false,
+      // Each fetch claims up to `concurrency` jobs at once: a worker that ends a job takes the next without a round trip.
+      preset: { worker: { localQueue: { size: concurrency } } },
+    };
+    // graphile-worker completes or fails a job off our handler's promise: a server gone mid-drain
+    // rejects there, unhandled, until the drain's pool has ended.
+    rejection = (e: unknown): void => {
       if (!isUnreachable(e)) throw e;
-      lost ??= e;
-      stopping = true;
-      onLost?.();
+      lose(e);
     };
     process.on('unhandledRejection', rejection);
-    try {
-      if (opts.watch) {
-        const runner = await run({ ...common, pollInterval: 10_000 });
-        onLost = () => void runner.stop().catch(() => {});
-        opts.stopper && (opts.stopper.stop = () => {
-          stopping = true;
-          for (const pid of pids.values()) killGroup(pid, 'SIGTERM');
-          void runner.stop();
-        });
-        opts.onReady?.({ hostId: choice.hostId, workers: common.concurrency, absorbed });
-        await runner.promise.catch((e: unknown) => {
-          if (lost === undefined) throw e;
-        });
-      } else {
-        await runOnce(common).catch((e: unknown) => {
-          if (!isUnreachable(e)) throw e;
-          lost ??= e;
-        });
-      }
-    } finally {
-      process.off('unhandledRejection', rejection);
+    if (opts.watch) {
+      const runner = await run({ ...common, pollInterval: 10_000 });
+      opts.stopper && (opts.stopper.stop = () => {
+        stopping = true;
+        for (const pid of pids.values()) killGroup(pid, 'SIGTERM');
+        void runner.stop();
+      });
+      opts.onReady?.({ hostId: choice.hostId, workers: concurrency, absorbed });
+      await runner.promise.catch((e: unknown) => {
+        if (lost === undefined) throw e;
+      });
+    } else {
+      await runOnce(common).catch((e: unknown) => {
+        if (!isUnreachable(e)) throw e;
+        lost ??= e;
+      });
     }
-    if (lost !== undefined) throw unreachable(choice.url, lost);
+    if (lost !== undefined) throw lost instanceof ChrysError ? lost : unreachable(choice.url, lost);
     return tally.summary;
   } catch (e) {
     if (e instanceof ChrysError) throw e;
@@ -323,6 +370,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     history.flush();
     temp.cleanup();
     await db.end().catch(() => {});
+    if (rejection) process.off('unhandledRejection', rejection);
     try {
       tally.summary.failed_jobs = (await listFailedQuick(choice.url)).map((e) => ({ job_id: e.id, hook_id: e.job.hook_id, error: typeof e.job.error === 'string' ? e.job.error : null, failed_at: e.job.last_finished_at }));
     } catch {

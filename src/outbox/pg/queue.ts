@@ -51,10 +51,12 @@ export async function ensureSchema(client: Sql, url: string): Promise<void> {
   }
 }
 
-/** graphile-worker logs to the console by default; the drain reports on its own. */
-export async function quietLogger(): Promise<import('graphile-worker').Logger> {
+/** graphile-worker logs to the console by default; the drain reports on its own, and is told of the errors graphile-worker only logs. */
+export async function quietLogger(onError?: (e: unknown) => void): Promise<import('graphile-worker').Logger> {
   const { Logger } = await loadGraphile();
-  return new Logger(() => () => {});
+  return new Logger(() => (level, _message, meta) => {
+    if (level === 'error' && meta?.error !== undefined) onError?.(meta.error);
+  });
 }
 
 /** Whether an error is "the schema is not there yet" (a database no drain has migrated). */
@@ -147,12 +149,32 @@ export async function listPending(client: Sql): Promise<PendingRow[]> {
   return (await client.query<PendingRow>(`${PENDING_SELECT} ORDER BY j.id`)).rows;
 }
 
-/** Files a finished run; a second filing of the same job (a run again after a lost completion) replaces the first. */
-export async function fileFinished(client: Sql, job: Job, state: 'done' | 'failed'): Promise<void> {
+/** A run that ended (done or failed), and the graphile-worker row it came from. */
+export interface FinishedRun {
+  job: Job;
+  state: 'done' | 'failed';
+  rowId: string;
+}
+
+/**
+ * Files finished runs and deletes their rows in one statement: a job leaves
+ * the queue exactly when its record is in chrys_outbox.finished, so a drainer
+ * killed after filing never has the job run again (graphile-worker's own
+ * completion that follows finds the row gone). A second filing of the same job
+ * (a run again after a lost filing) replaces the first.
+ */
+export async function fileFinished(client: Sql, runs: readonly FinishedRun[]): Promise<void> {
+  // One record per job: ON CONFLICT cannot touch a row twice in one statement.
+  const last = [...new Map(runs.map((r) => [r.job.job_id, r])).values()];
+  // Text arrays, not one JSON document: PostgreSQL's JSON functions refuse a payload's \u0000, the json type keeps it.
   await client.query(
-    `INSERT INTO chrys_outbox.finished (job_id, state, job) VALUES ($1, $2, $3::json)
-     ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, job = EXCLUDED.job, finished_at = now()`,
-    [job.job_id, state, stringifyJson({ ...job, state } as unknown as Json)],
+    `WITH filed AS (
+       INSERT INTO chrys_outbox.finished (job_id, state, job)
+       SELECT f.job_id, f.state, f.job::json FROM unnest($1::text[], $2::text[], $3::text[]) AS f(job_id, state, job)
+       ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, job = EXCLUDED.job, finished_at = now()
+     )
+     DELETE FROM graphile_worker._private_jobs WHERE id = ANY($4::bigint[])`,
+    [last.map((r) => r.job.job_id), last.map((r) => r.state), last.map((r) => stringifyJson({ ...r.job, state: r.state } as unknown as Json)), runs.map((r) => r.rowId)],
   );
 }
 
