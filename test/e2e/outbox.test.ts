@@ -565,6 +565,17 @@ describe('the drain summary names failed jobs', () => {
 
 describe('chrys-hooks outbox', () => {
   const outboxCmd = (s: Sandbox, ...args: string[]) => s.run(['outbox', ...args]);
+  /** Queues job `id` for a hook running `shell`, which waits at `read line < ../gate` until openGate(), and starts a drain on it. */
+  async function drainGatedJob(s: Sandbox, id: string, shell: string): Promise<{ drainer: Promise<any>; openGate: () => Promise<void> }> {
+    const gate = join(s.root, 'gate');
+    await execa('mkfifo', [gate]);
+    s.globalHooks(DELIVER(shell));
+    pendingJob(s, id);
+    return { drainer: drain(s), openGate: () => writeFile(gate, 'go\n') };
+  }
+  // s.run waits for the exit; a follower has to be watched while it runs.
+  const followLogs = (s: Sandbox, id: string) =>
+    execa(process.execPath, [BIN, 'outbox', 'logs', id, '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
 
   it('list shows each job with state, due time, attempts and last error; --state filters; --json has the fields', async () => {
     const s = sandbox();
@@ -648,12 +659,8 @@ describe('chrys-hooks outbox', () => {
 
   it('drop removes a pending or failed job, but never one that is running (under the drain\'s claim)', async () => {
     const s = sandbox();
-    const gate = join(s.root, 'gate');
-    await execa('mkfifo', [gate]);
-    s.globalHooks(DELIVER('echo start >> ../starts; read line < ../gate'));
-    pendingJob(s, 'running');
     pendingJob(s, 'idle', { due_at: new Date(Date.now() + 3600_000).toISOString() });
-    const drainer = drain(s);
+    const { drainer, openGate } = await drainGatedJob(s, 'running', 'echo start >> ../starts; read line < ../gate');
     await eventually(() => lines(join(s.root, 'starts')).length > 0, 30_000, 'the run to start');
     const refused = await outboxCmd(s, 'drop', 'running');
     expect(refused.exitCode).toBe(1);
@@ -662,7 +669,7 @@ describe('chrys-hooks outbox', () => {
     const dropped = JSON.parse((await outboxCmd(s, 'drop', 'idle', '--json')).stdout);
     expect(dropped).toEqual({ changes: [{ job_id: 'idle', outcome: 'dropped', from: 'pending' }] });
     expect(existsSync(join(outbox(s, 'pending'), 'idle.json'))).toBe(false);
-    await writeFile(gate, 'go\n');
+    await openGate();
     expect(await drainer).toMatchObject({ done: 1 });
     expect((await outboxCmd(s, 'drop', 'running')).exitCode).toBe(1); // done now: refused
   });
@@ -671,7 +678,7 @@ describe('chrys-hooks outbox', () => {
     const s = sandbox();
     s.globalHooks(DELIVER('echo followed-output'));
     pendingJob(s, 'f');
-    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', 'f', '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    const follow = followLogs(s, 'f');
     await new Promise<void>((ready) => follow.stderr!.on('data', (c: Buffer) => c.toString().includes('following job f') && ready()));
     await drain(s);
     const r = await follow;
@@ -681,17 +688,13 @@ describe('chrys-hooks outbox', () => {
 
   it('logs --follow streams a running hook\'s output before the run ends, and prints it once', async () => {
     const s = sandbox();
-    const gate = join(s.root, 'gate');
-    await execa('mkfifo', [gate]);
-    s.globalHooks(DELIVER('echo first-half; echo to-stderr >&2; read line < ../gate; echo second-half'));
-    pendingJob(s, 'live');
-    const drainer = drain(s);
-    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', 'live', '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
+    const { drainer, openGate } = await drainGatedJob(s, 'live', 'echo first-half; echo to-stderr >&2; read line < ../gate; echo second-half');
+    const follow = followLogs(s, 'live');
     let seen = '';
     // The hook is still blocked on its gate: this output can only have come from the live log.
     await new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-half') && ready()));
     expect(seen).not.toContain('second-half');
-    await writeFile(gate, 'go\n');
+    await openGate();
     expect(await drainer).toMatchObject({ done: 1 });
     const r = await follow;
     expect(r.exitCode).toBe(0);
