@@ -3,9 +3,9 @@
 // then a rename over the target (which replaces a symlink there, never
 // writes through it). A reader sees the old file or the new one, never half.
 
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { randomHex } from './lazy-crypto.js';
 
 export interface AtomicWriteOptions {
   /** File mode of the new file; 0600 unless said. */
@@ -19,7 +19,7 @@ export interface AtomicWriteOptions {
 }
 
 /** The temp name: next to the target (a rename within one directory is atomic), with the writer's pid for sweepStaleTemp. */
-export const tempPathFor = (path: string): string => `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+export const tempPathFor = (path: string): string => `${path}.${process.pid}.${randomHex(4)}.tmp`;
 
 export function writeFileAtomic(path: string, content: string | Uint8Array, opts: AtomicWriteOptions): void {
   const tmp = tempPathFor(path);

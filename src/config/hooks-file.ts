@@ -8,7 +8,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { HOOK_LEVEL_ERRORS } from '../core/diagnostics.js';
 import type { JsonPath } from '../core/json.js';
 import type { RawHooksFile } from '../core/schema.js';
-import { type CachedFile, contentHash, readCache, writeCache } from './cache.js';
+import { type CachedFile, readCache, writeCache } from './cache.js';
 import { isCachedFile } from './cache-shape.js';
 import { type Position, UnreadableFile, bufferText, parseConfigText, readText } from './read.js';
 import { fastYamlData } from './fast-yaml.js';
@@ -52,14 +52,13 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
     if (e instanceof UnreadableFile) return fail('unreadable_file', `cannot read the file: ${e.message}`);
     throw e;
   }
-  const content = opts.cache ? contentHash(text) : '';
   if (opts.cache) {
-    const hit = readCache(opts.cache, path, layer, content, isCachedFile);
+    const hit = readCache(opts.cache, path, layer, text, isCachedFile);
     if (hit) return fromChecked(path, layer, hit.raw, hit.diagnostics, async () => fileStart, hit.raw ? normaliseOnce(hit.raw, layer, path) : undefined);
   }
   const quick = opts.positioned || path.endsWith('.json') ? undefined : await quickCheck(path, layer, text);
   if (quick) {
-    if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw: quick.raw, diagnostics: [] });
+    if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, text, { raw: quick.raw, diagnostics: [] });
     return fromChecked(path, layer, quick.raw, [], async () => (await parseConfigText(path, text)).locate, quick.normalised);
   }
   const file = await parseConfigText(path, text);
@@ -91,7 +90,7 @@ export async function loadHooksFile(path: string, layer: Layer, opts: { cache?: 
     }
   }
   const all = [...diagnostics, ...findings].sort((a, b) => a.line - b.line || a.column - b.column);
-  if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, content, { raw, diagnostics: all });
+  if (opts.cache) writeCache<CachedFile>(opts.cache, path, layer, text, { raw, diagnostics: all });
   return fromChecked(path, layer, raw, all, async () => file.locate, normalised, salvagedHooks);
 }
 

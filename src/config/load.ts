@@ -17,7 +17,7 @@ import {
   workspaceProblem,
 } from './locations.js';
 import { type ProjectLayer, decideProjectLayer, sameHooksFile, withVerifiedScripts } from './project-trust.js';
-import { cacheDir, contentHash, readCache, writeCache } from './cache.js';
+import { cacheDir, readCache, writeCache } from './cache.js';
 import { type CachedTrust, isCachedTrust } from './cache-shape.js';
 import { UnreadableFile, parseConfigText, readText } from './read.js';
 import { type DiscoverOptions, discover } from './discover.js';
@@ -76,11 +76,10 @@ export async function settingsTrust(configDir: string, warnings: Warning[], cach
     warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${e.message}); project hooks stay disabled` });
     return false;
   }
-  const content = cache ? contentHash(text) : '';
-  let trust = cache ? readCache(cache, path, 'settings', content, isCachedTrust) : undefined;
+  let trust = cache ? readCache(cache, path, 'settings', text, isCachedTrust) : undefined;
   if (!trust) {
     trust = await readTrust(path, text);
-    if (cache) writeCache<CachedTrust>(cache, path, 'settings', content, trust);
+    if (cache) writeCache<CachedTrust>(cache, path, 'settings', text, trust);
   }
   if (trust.problem) warnings.push({ code: 'settings_invalid', path, message: `user settings ${path} ignored (${trust.problem}); project hooks stay disabled` });
   return trust.enabled;

@@ -14,7 +14,6 @@
 // revoked trust kept), and hashing a few small scripts costs well under a
 // millisecond.
 
-import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -25,6 +24,7 @@ import { resolveFromHookFile } from '../core/hook-paths.js';
 import { expandTemplate } from '../core/hook-template.js';
 import { projectHooksDir } from './locations.js';
 import { readRegularFile } from '../base/regular-file.js';
+import { sha256Hex } from '../base/lazy-crypto.js';
 
 /** The path with symlinks resolved, or as given (absolute) when it does not exist. */
 export function realPathOr(path: string): string {
@@ -162,11 +162,9 @@ export function readNow(path: string): { now: FileNow; data?: Buffer } {
     return { now: null };
   }
   const read = readRegularFile(real, false);
-  if (read.ok) return { now: { real, sha256: sha256(read.data) }, data: read.data };
+  if (read.ok) return { now: { real, sha256: sha256Hex(read.data) }, data: read.data };
   return { now: read.missing ? null : { real, sha256: null, problem: read.problem } };
 }
-
-export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
 /** Tree files present now that the record does not hold: added since `trust`. */
 export function untrackedTreeFiles(files: readonly TrustedFile[], workspaceReal: string): string[] {

@@ -9,11 +9,12 @@ import { discover } from '../config/discover.js';
 import { loadHooksFile } from '../config/load.js';
 import { type GlobalOptions, configDirOf, projectHooksDir, samePhysicalFile, workspaceOf } from '../config/locations.js';
 import { decideProjectLayer, recordInsideWorkspace } from '../config/project-trust.js';
-import { UnhashableFile, coveredPaths, fingerprint, readNow, realPathOr, refuseSharedWrite, sha256, workspaceKey } from '../config/trust-files.js';
+import { UnhashableFile, coveredPaths, fingerprint, readNow, realPathOr, refuseSharedWrite, workspaceKey } from '../config/trust-files.js';
 import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
 import { templatedProgramField } from '../core/trust-templates.js';
 import { readTrustRecord, recordDirProblem, trustRecordPath, writeTrustRecord } from '../config/trust-record.js';
+import { sha256Hex } from '../base/lazy-crypto.js';
 
 export interface TrustPlan {
   configDir: string;
@@ -80,7 +81,7 @@ export async function planTrust(opts: GlobalOptions): Promise<TrustPlan> {
   const { paths, blindSpots } = refuseUnhashable(() => coveredPaths(projectPath, file.hooks, { configDir, workspace }));
   refuseUnhashable(() => refuseSharedWrite(paths));
   const [, ...rest] = refuseUnhashable(() => fingerprint(paths, workspace));
-  const files: TrustedFile[] = [{ path: projectPath, sha256: sha256(hooksRead.data), real: projectPath, outside: false }, ...rest];
+  const files: TrustedFile[] = [{ path: projectPath, sha256: sha256Hex(hooksRead.data), real: projectPath, outside: false }, ...rest];
   const plan: TrustPlan = { configDir, workspace, projectPath, files, blindSpots };
   const read = readTrustRecord(configDir);
   if (!read.ok) plan.recordProblem = read.problem;

@@ -1,7 +1,7 @@
 // A durable job as stored in the outbox. Field names are Chrys's own, so an
 // existing Chrys outbox drains too; fields we do not know survive a rewrite.
 
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../base/lazy-crypto.js';
 import type { Hook, Layer } from '../core/config.js';
 import { type Json, type JsonObject, JsonNumber, isJsonObject, parseJson, stringifyJson } from '../core/json.js';
 import { type Folder, jobPath, writeAtomic } from './store.js';
@@ -28,7 +28,7 @@ export interface Job {
 
 /** Sortable by creation time: 20261130T113000123Z-1a2b3c4d5e6f. */
 export function newJobId(now = new Date()): string {
-  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(6).toString('hex')}`;
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomHex(6)}`;
 }
 
 export function newJob(hook: Hook, payload: JsonObject, now: Date, dueAt?: Date): Job {

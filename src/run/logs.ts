@@ -2,7 +2,6 @@
 // non-blocking hook or durable job, kept for seven days. Each process that
 // writes them prunes the old ones, and only files of this naming.
 
-import { randomBytes } from 'node:crypto';
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
 import type { Warning } from '../core/diagnostics.js';
 import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { randomHex } from '../base/lazy-crypto.js';
 import type { RunRecord } from './spawn.js';
 
 export const LOG_RETENTION_MS = 7 * 86_400_000;
@@ -19,7 +19,7 @@ const OWN_FILE = /^[0-9a-z]+-[0-9a-f]{8}(-.*\.log|\.payload\.json|\.prompt\.md|\
 export const logsDir = (configDir: string): string => runtimeDir(configDir, 'logs');
 
 /** A fresh run id: base-36 time, then 8 hex digits (the prefix of every log name). */
-export const newRunId = (now = new Date()): string => `${now.getTime().toString(36)}-${randomBytes(4).toString('hex')}`;
+export const newRunId = (now = new Date()): string => `${now.getTime().toString(36)}-${randomHex(4)}`;
 
 export const logName = (runId: string, hookId: string): string => `${runId}-${hookId.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
 

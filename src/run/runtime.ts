@@ -6,9 +6,9 @@
 import { type BigIntStats, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Warning } from '../core/diagnostics.js';
 import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
+import { randomHex } from '../base/lazy-crypto.js';
 import { processAlive } from './process-group.js';
 import { trackFile, untrackFile } from './live.js';
 
@@ -37,11 +37,13 @@ export class TempFiles {
   /**
    * This firing's own 0700 directory, made once: its hooks' payload and result
    * files go there, and cleanup() removes it whole. Making it also proves the
-   * runtime tmp/ writable, so it needs no probe file.
+   * runtime tmp/ writable, so it needs no probe file. Its name need not be
+   * unguessable: it is made (never reused) inside a 0700 directory, either
+   * ours or mkdtemp's, so Math.random spares `fire` loading node:crypto.
    */
   private firingDir(): string {
     if (this.firing) return this.firing;
-    const name = `firing-${process.pid}-${randomBytes(6).toString('hex')}`;
+    const name = `firing-${process.pid}-${Math.floor(Math.random() * 2 ** 48).toString(16).padStart(12, '0')}`;
     if (!this.dir) {
       const wanted = runtimeDir(this.configDir, 'tmp');
       try {
@@ -87,7 +89,7 @@ export class TempFiles {
   }
 
   private probe(dir: string): void {
-    const p = join(dir, `.probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+    const p = join(dir, `.probe-${process.pid}-${randomHex(4)}`);
     closeSync(openSync(p, 'wx', 0o600));
     rmSync(p, { force: true });
   }
@@ -99,7 +101,7 @@ export class TempFiles {
 
   /** A path for a new directory (the caller creates it, 0700), removed with the run's other files. */
   dirPath(prefix: string): string {
-    return join(this.directory(), `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}`);
+    return join(this.directory(), `${prefix}-${process.pid}-${randomHex(6)}`);
   }
 
   /** Like create, but the file outlives cleanup() (a hand-off to another process, which deletes it). */
@@ -109,7 +111,7 @@ export class TempFiles {
   }
 
   private writeIn(dir: string, prefix: string, content: string | Buffer): string {
-    const path = join(dir, `${prefix}-${process.pid}-${randomBytes(6).toString('hex')}.json`);
+    const path = join(dir, `${prefix}-${process.pid}-${randomHex(6)}.json`);
     try {
       writeFileSync(path, content, { mode: 0o600, flag: 'wx' });
     } catch (e) {

@@ -11,10 +11,10 @@
 // workspace through CHRYS_WORKSPACE / CLAUDE_PROJECT_DIR.
 
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { readRegularFile } from '../base/regular-file.js';
+import { sha256Hex } from '../base/lazy-crypto.js';
 import { resolveFromHookFile } from '../core/hook-paths.js';
 
 /** The bytes of `path` when their hash is `sha256`, else why not (a sentence naming the file). */
@@ -27,7 +27,7 @@ function checkedBytes(path: string, sha256: string): Buffer | string {
   }
   const read = readRegularFile(real, false);
   if (!read.ok) return `cannot read the trusted file ${path}: ${read.problem}; the hook was not run`;
-  if (createHash('sha256').update(read.data).digest('hex') !== sha256) {
+  if (sha256Hex(read.data) !== sha256) {
     return `${path} changed since the trust check (its content is not what \`chrys-hooks trust\` recorded); the hook was not run. Review it with \`chrys-hooks trust\``;
   }
   return read.data;

@@ -42,6 +42,23 @@ describe('the hooks-file cache', () => {
     expect((await s.fire(EDIT)).decision.warnings.map((w: any) => w.code)).toEqual(['settings_invalid', 'project_hooks_dormant']);
   });
 
+  it('lets a warm firing of global hooks, one of them run, start without node:crypto (milliseconds to load)', async () => {
+    const s = sandbox();
+    s.globalHooks(`hooks:\n${ctx('warm', 'from cache')}\n`);
+    const seen = join(s.root, 'builtins.json');
+    const tracer = join(s.root, 'trace-builtins.cjs');
+    writeFileSync(tracer, `const Module = require('node:module'); const load = Module._load; const names = new Set();
+Module._load = function (request, ...rest) { if (request.startsWith('node:')) names.add(request); return load.call(this, request, ...rest); };
+const getBuiltin = process.getBuiltinModule; process.getBuiltinModule = (id) => (names.add(id), getBuiltin(id));
+process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify([...names])));\n`);
+    const env = { NODE_OPTIONS: `--require ${tracer}` };
+    expect((await s.fire(EDIT, [], { env })).decision.contexts).toMatchObject([{ text: 'from cache' }]); // cold: fills the caches
+    expect((await s.fire(EDIT, [], { env })).decision.contexts).toMatchObject([{ text: 'from cache' }]);
+    const builtins = JSON.parse(readFileSync(seen, 'utf8'));
+    expect(builtins).toContain('node:child_process'); // the tracer saw the hook's spawn
+    expect(builtins).not.toContain('node:crypto');
+  });
+
   it('lets a warm firing run without the YAML parser and zod', async () => {
     const s = sandbox();
     s.globalHooks(`hooks:\n${ctx('warm', 'from cache')}\n`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -7,6 +8,7 @@ import { cacheDir, writeCache } from '../../src/config/cache.js';
 import { historyPath } from '../../src/state/history.js';
 import { onceStampPath } from '../../src/state/once.js';
 import { sessionDir } from '../../src/state/sessions.js';
+import { keyedName } from '../../src/base/keyed-name.js';
 
 // The names below were computed by the code before the four copies became one
 // helper: stamps, history and session dirs already on users' disks must still be found.
@@ -29,5 +31,18 @@ describe('keyed state file names', () => {
     const dir = cacheDir(mkdtempSync(join(tmpdir(), 'chrys-keyed-')));
     writeCache(dir, '/home/u/.config/hooks.yaml', 'global', 'c', { raw: null, diagnostics: [] });
     expect(existsSync(join(dir, '21cde57c84112100474e667363610c8d.json'))).toBe(true);
+  });
+
+  it('is node:crypto\'s SHA-256 for any key: every length across the block edges, non-ASCII, lone surrogates', () => {
+    const viaNode = (...parts: string[]): string => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32);
+    const alphabet = ['a', 'Z', '/', '\0', 'é', '€', '𝄞', '\ud800', '\udfff', '\n'];
+    let seed = 7;
+    const next = (n: number): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let length = 0; length < 300; length++) {
+      const text = Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+      expect(keyedName(text), JSON.stringify(text)).toBe(viaNode(text));
+      expect(keyedName('global', text, 'id')).toBe(viaNode('global', text, 'id'));
+    }
+    expect(keyedName('x'.repeat(100_000))).toBe(viaNode('x'.repeat(100_000)));
   });
 });
