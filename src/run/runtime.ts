@@ -3,7 +3,7 @@
 // writer left behind. Files 0600; a firing's files in one 0700 directory of
 // its own (firingFile), made on its first hook and removed with cleanup().
 
-import { type BigIntStats, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, readdirSync, lstatSync } from 'node:fs';
+import { type BigIntStats, mkdirSync, mkdtempSync, openSync, closeSync, writeFileSync, rmSync, rmdirSync, readdirSync, lstatSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Warning } from '../core/diagnostics.js';
@@ -17,6 +17,8 @@ export class TempFiles {
   private dir: string | undefined;
   private fallback: string | undefined;
   private firing: string | undefined;
+  /** The files firingFile made, for cleanup() to unlink one by one. */
+  private firingFiles: string[] = [];
   private files = 0;
   readonly warnings: Warning[] = [];
   constructor(private readonly configDir: string) {}
@@ -75,6 +77,7 @@ export class TempFiles {
       rmSync(path, { force: true }); // a full disk must not leave a 0-byte file behind
       throw e;
     }
+    this.firingFiles.push(path);
     return path;
   }
 
@@ -123,9 +126,10 @@ export class TempFiles {
 
   cleanup(): void {
     if (this.firing) {
-      rmSync(this.firing, { recursive: true, force: true });
+      removeFiringDir(this.firing, this.firingFiles);
       untrackFile(this.firing);
       this.firing = undefined;
+      this.firingFiles = [];
     }
     if (this.fallback) rmSync(this.fallback, { recursive: true, force: true });
   }
@@ -153,6 +157,26 @@ export function fileStampOrGone(path: string): string | undefined {
 export const STALE_TEMP_MS = 10 * 60_000;
 // Our temp names carry the writer's pid: `payload-<pid>-<hex>.json`, `<job>.json.<pid>.<hex>.tmp`.
 const TEMP_NAME = /[.-](\d+)[.-][0-9a-f]+(?:\.json|\.tmp)$/;
+/**
+ * Unlinks the files a firing made, then its directory, now empty. rmSync,
+ * even of one file, loads and runs Node's rimraf, a cost on every firing
+ * that ran a hook; it is left for a directory that holds something else.
+ */
+function removeFiringDir(dir: string, files: readonly string[]): void {
+  try {
+    for (const f of files) {
+      try {
+        unlinkSync(f);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+    }
+    rmdirSync(dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // A firing's directory (TempFiles.firingFile): `firing-<pid>-<hex>`.
 const FIRING_DIR = /^firing-(\d+)-[0-9a-f]+$/;
 

@@ -37,6 +37,25 @@ describe('TempFiles', () => {
     expect(existsSync(lasting) && existsSync(plain)).toBe(true);
   });
 
+  it('cleanup removes the firing\'s directory: its files, one already gone, and a file a hook left there', () => {
+    const config = temp();
+    const files = new TempFiles(config);
+    const payload = files.firingFile('payload', '{}', true);
+    const result = files.firingFile('result', '');
+    const firing = dirname(payload);
+    expect(firing.split('/').at(-1)).toMatch(new RegExp(`^firing-${process.pid}-[0-9a-f]{12}$`));
+    expect(statSync(payload).mode & 0o777).toBe(0o400);
+    rmSync(result); // the run removed it already
+    files.cleanup();
+    expect(existsSync(firing)).toBe(false);
+    const next = files.firingFile('payload', '{}', true); // a new firing gets a new directory
+    expect(dirname(next)).not.toBe(firing);
+    writeFileSync(join(dirname(next), 'stray.log'), 'a hook wrote this');
+    files.cleanup();
+    expect(existsSync(dirname(next))).toBe(false);
+    expect(readdirSync(join(config, 'hooks', 'tmp'))).toEqual([]);
+  });
+
   it('falls back to the OS temp dir, once and with a warning, when hooks/tmp cannot be used', () => {
     const config = temp();
     mkdirSync(join(config, 'hooks'));
