@@ -123,11 +123,11 @@ describe('run.protocol: non-blocking foreign hooks', () => {
 });
 
 describe('run.protocol: odd output, read as the agent reads it', () => {
-  const odd = async (script: string, protocol = 'claude', event = 'PreToolUse') => {
+  const odd = async (script: string, protocol = 'claude', event = 'PreToolUse', args: string[] = []) => {
     const s = sandbox();
     s.projectScript('odd.sh', `#!/usr/bin/env bash\ncat > /dev/null\n${script}\n`);
     s.projectHooks(`hooks:\n${hookYaml({ id: 'odd', event, run: `type: script\npath: scripts/odd.sh\nprotocol: ${protocol}` })}\n`);
-    const { decision } = await s.fire({ event, tool: { name: 'Bash', args: { command: 'ls' } } }, ['--project-hooks']);
+    const { decision } = await s.fire({ event, tool: { name: 'Bash', args: { command: 'ls' } } }, ['--project-hooks', ...args]);
     return decision;
   };
   const DENY = `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`;
@@ -164,6 +164,15 @@ describe('run.protocol: odd output, read as the agent reads it', () => {
     expect(after).toMatchObject({ blocked: false, block_feedback: 'tests now fail' });
     const permission = await odd('echo no >&2; exit 2', 'claude', 'PermissionRequest');
     expect(permission).toMatchObject({ blocked: false, permission: null, warnings: [{ code: 'hook_failed', message: expect.stringContaining('does not honour') }] });
+  });
+
+  it('a permissionDecision the agent does not know ("Deny") is said as result_invalid, and blocks under --fail-closed', async () => {
+    const script = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Deny","permissionDecisionReason":"no"}}'`;
+    const plain = await odd(script, 'claude', 'before_tool_call');
+    expect(plain).toMatchObject({ blocked: false, warnings: [{ code: 'result_invalid', hook: 'odd', message: expect.stringContaining('not "Deny"') }] });
+    const closed = await odd(script, 'claude', 'before_tool_call', ['--fail-closed']);
+    expect(closed).toMatchObject({ blocked: true, blocked_by: { id: 'fail-closed' } });
+    expect(closed.reason).toMatch(/^chrys-hooks fails closed: \[result_invalid\] hook "odd": hookSpecificOutput.permissionDecision must be /);
   });
 
   it('permissionDecision ask is kept as the decision\'s permission, its reason a notice to the user', async () => {

@@ -60,6 +60,20 @@ describe('Claude Code stdout and exit codes', () => {
     expect(valueOf(readAgentOutcome('claude', 'PreToolUse', ok('{"decision":"approve"}')))).toEqual({});
   });
 
+  it('calls a gate answered with a value the agent does not know invalid, as it ignores the answer; known values pass', () => {
+    const pre = (specific: string) => readAgentOutcome('claude', 'PreToolUse', ok(`{"hookSpecificOutput":${specific}}`)).result;
+    expect(pre('{"permissionDecision":"Deny","permissionDecisionReason":"no"}')).toEqual({ kind: 'invalid', reason: 'hookSpecificOutput.permissionDecision must be "allow", "deny", "ask", "defer", not "Deny"; PreToolUse ignores the whole answer' });
+    expect(pre('{"permissionDecision":false}')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('not false') });
+    expect(readAgentOutcome('codex', 'PreToolUse', ok('{"hookSpecificOutput":{"permissionDecision":"block"}}')).result).toMatchObject({ kind: 'invalid' });
+    for (const known of ['allow', 'deny', 'ask', 'defer']) expect(pre(`{"permissionDecision":"${known}"}`).kind).toBe('json');
+    const request = (decision: string) => readAgentOutcome('claude', 'PermissionRequest', ok(`{"hookSpecificOutput":{"decision":${decision}}}`)).result;
+    expect(request('{"behavior":"reject"}')).toEqual({ kind: 'invalid', reason: 'hookSpecificOutput.decision.behavior must be "allow", "deny", not "reject"; PermissionRequest ignores the whole answer' });
+    expect(request('{}')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('not null') });
+    expect(request('{"behavior":"deny","message":"m"}')).toEqual({ kind: 'json', value: { permission: 'deny', reason: 'm' } });
+    // Only the gate's own event checks it: on another event the field means nothing.
+    expect(readAgentOutcome('claude', 'PostToolUse', ok('{"hookSpecificOutput":{"permissionDecision":"Deny"}}')).result.kind).toBe('json');
+  });
+
   it('blocks on exit 2 where Claude blocks, with stderr as the reason, and only shows stderr elsewhere', () => {
     expect(readAgentOutcome('claude', 'PreToolUse', exited(2, 'nope\n'))).toMatchObject({ status: 'ok', error: undefined, result: { kind: 'json', value: { action: 'block', reason: 'nope' } } });
     expect(valueOf(readAgentOutcome('claude', 'Notification', exited(2, 'fyi')))).toEqual({ context: [{ text: 'fyi', channel: 'ui_notice' }] });

@@ -45,7 +45,7 @@ export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, ag
   }
   if (protocol === 'claude' && run.stdout.trim().startsWith('{')) {
     const json = parseObject(run.stdout);
-    if (json) return withResult(run, { kind: 'json', value: fromClaudeJson(agentEvent, json) }, askOf(protocol, agentEvent, json));
+    if (json) return withResult(run, claudeResult(agentEvent, json), askOf(protocol, agentEvent, json));
   }
   return run;
 }
@@ -70,7 +70,7 @@ function fromStdout(protocol: AgentProtocol, agentEvent: string, stdout: string)
   }
   if (protocol === 'cursor') return [{ kind: 'json', value: fromCursorJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
   if (protocol === 'copilot') return [{ kind: 'json', value: fromCopilotJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
-  return [{ kind: 'json', value: protocol === 'gemini' ? fromGeminiJson(agentEvent, json) : fromClaudeJson(agentEvent, json) }, askOf(protocol, agentEvent, json)];
+  return [protocol === 'gemini' ? { kind: 'json', value: fromGeminiJson(agentEvent, json) } : claudeResult(agentEvent, json), askOf(protocol, agentEvent, json)];
 }
 
 /**
@@ -105,6 +105,30 @@ function universal(json: JsonObject, out: JsonObject, contexts: Json[]): void {
     out.action = 'block';
     out.reason = str(json.stopReason) ?? str(json.reason) ?? 'stopped by hook (continue: false)';
   }
+}
+
+const PERMISSION_DECISIONS: readonly Json[] = ['allow', 'deny', 'ask', 'defer'];
+const BEHAVIORS: readonly Json[] = ['allow', 'deny'];
+
+/**
+ * Claude Code's (and Codex's) reading of a JSON answer. A gate answered with
+ * a value the agent does not know (`permissionDecision: "Deny"`) fails its
+ * output check, so the agent ignores the answer: here it is an unreadable
+ * result, said as result_invalid, and under --fail-closed a guard with no
+ * answer blocks (fail-closed.ts), where taking it as no opinion would let
+ * the call through unseen.
+ */
+function claudeResult(agentEvent: string, json: JsonObject): Outcome['result'] {
+  const specific = specificOf(json);
+  const said = (field: string, value: Json, allowed: readonly Json[]): Outcome['result'] =>
+    ({ kind: 'invalid', reason: `${field} must be ${allowed.map((v) => JSON.stringify(v)).join(', ')}, not ${stringifyJson(value)}; ${agentEvent} ignores the whole answer` });
+  if (agentEvent === 'PreToolUse' && specific.permissionDecision !== undefined && !PERMISSION_DECISIONS.includes(specific.permissionDecision)) {
+    return said('hookSpecificOutput.permissionDecision', specific.permissionDecision, PERMISSION_DECISIONS);
+  }
+  if (agentEvent === 'PermissionRequest' && isJsonObject(specific.decision) && !BEHAVIORS.includes(specific.decision.behavior ?? null)) {
+    return said('hookSpecificOutput.decision.behavior', specific.decision.behavior ?? null, BEHAVIORS);
+  }
+  return { kind: 'json', value: fromClaudeJson(agentEvent, json) };
 }
 
 function fromClaudeJson(agentEvent: string, json: JsonObject): JsonObject {
