@@ -17,8 +17,6 @@ export class TempFiles {
   private dir: string | undefined;
   private fallback: string | undefined;
   private firing: string | undefined;
-  /** The files firingFile made, for cleanup() to unlink one by one. */
-  private firingFiles: string[] = [];
   private files = 0;
   readonly warnings: Warning[] = [];
   constructor(private readonly configDir: string) {}
@@ -77,7 +75,6 @@ export class TempFiles {
       rmSync(path, { force: true }); // a full disk must not leave a 0-byte file behind
       throw e;
     }
-    this.firingFiles.push(path);
     return path;
   }
 
@@ -126,10 +123,9 @@ export class TempFiles {
 
   cleanup(): void {
     if (this.firing) {
-      removeFiringDir(this.firing, this.firingFiles);
+      removeFiringDir(this.firing);
       untrackFile(this.firing);
       this.firing = undefined;
-      this.firingFiles = [];
     }
     if (this.fallback) rmSync(this.fallback, { recursive: true, force: true });
   }
@@ -158,19 +154,14 @@ export const STALE_TEMP_MS = 10 * 60_000;
 // Our temp names carry the writer's pid: `payload-<pid>-<hex>.json`, `<job>.json.<pid>.<hex>.tmp`.
 const TEMP_NAME = /[.-](\d+)[.-][0-9a-f]+(?:\.json|\.tmp)$/;
 /**
- * Unlinks the files a firing made, then its directory, now empty. rmSync,
- * even of one file, loads and runs Node's rimraf, a cost on every firing
- * that ran a hook; it is left for a directory that holds something else.
+ * Unlinks what is left in a firing's directory (its payload; each run removed
+ * its own result file), then the directory. rmSync, even of one file, loads
+ * and runs Node's rimraf, a cost on every firing that ran a hook; it is kept
+ * for a directory that cannot be emptied this way.
  */
-function removeFiringDir(dir: string, files: readonly string[]): void {
+function removeFiringDir(dir: string): void {
   try {
-    for (const f of files) {
-      try {
-        unlinkSync(f);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-    }
+    for (const name of readdirSync(dir)) unlinkSync(join(dir, name));
     rmdirSync(dir);
   } catch {
     rmSync(dir, { recursive: true, force: true });
