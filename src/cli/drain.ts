@@ -39,8 +39,7 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
     return { stdout: lines.join('\n'), exitCode: EXIT.ok };
   }
   if (pruneDays !== undefined) {
-    const removed = pruneDone(globals, pruneDays);
-    return { stdout: opts.json ? JSON.stringify({ days: pruneDays, pruned: removed }, null, 2) : `pruned ${removed.length} done job${removed.length === 1 ? '' : 's'} older than ${pruneDays} days`, exitCode: EXIT.ok };
+    return prunedResult(pruneDays, pruneDone(globals, pruneDays), Boolean(opts.json));
   }
   const progress = process.stderr.isTTY && !opts.json
     ? (done: number, total: number): void => {
@@ -52,6 +51,11 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
   if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
   return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
 }
+
+const prunedResult = (days: number, removed: string[], json: boolean): CommandResult => ({
+  stdout: json ? JSON.stringify({ days, pruned: removed }, null, 2) : `pruned ${removed.length} done job${removed.length === 1 ? '' : 's'} older than ${days} days`,
+  exitCode: EXIT.ok,
+});
 
 const QUIET: ReadonlySet<string> = new Set(['young', 'not_due', 'claimed', 'limit']);
 const WAITING: ReadonlySet<string> = new Set(['young', 'not_due', 'deferred']);
@@ -89,8 +93,9 @@ function jobLines(j: JobReport, now = Date.now()): string[] {
 }
 
 async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGlobals, choice: Extract<OutboxChoice, { backend: 'postgres' }>, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
-  const unsupported = limit !== undefined ? '--limit' : pruneDays !== undefined ? '--prune-done' : opts.interval !== undefined && !opts.watch ? '--interval' : undefined;
+  const unsupported = limit !== undefined ? '--limit' : opts.interval !== undefined && !opts.watch ? '--interval' : undefined;
   if (unsupported) throw new ChrysError('usage', `${unsupported} is not supported with the PostgreSQL outbox`, 'drop it: the engine claims what is due, and --watch wakes on NOTIFY');
+  if (opts.watch) refuseWatchClash(opts, undefined, pruneDays);
   const { drainPostgres } = await import('../outbox/pg/drain.js');
   if (opts.requeueFailed) {
     const { PostgresOutbox } = await import('../outbox/pg/backend.js');
@@ -98,13 +103,16 @@ async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGloba
     if (opts.json) return { stdout: JSON.stringify({ requeued: changes.map((c) => ({ job_id: c.job_id, requeued: c.outcome === 'requeued' })) }, null, 2), exitCode: EXIT.ok };
     return { stdout: `requeued ${changes.filter((c) => c.outcome === 'requeued').length} failed jobs, due at once`, exitCode: EXIT.ok };
   }
+  if (pruneDays !== undefined) {
+    const { PostgresOutbox } = await import('../outbox/pg/backend.js');
+    return prunedResult(pruneDays, await new PostgresOutbox(choice).pruneDone(pruneDays), Boolean(opts.json));
+  }
   if (!opts.watch) {
     stopOnTermination();
     const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun) }, choice);
     if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
     return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
   }
-  if (opts.dryRun) throw new ChrysError('usage', '--watch cannot be combined with --dry-run', 'run that as a one-shot drain-outbox');
   const json = Boolean(opts.json);
   const log = (fields: Record<string, unknown>, text: string): void => {
     const at = new Date().toISOString();
@@ -130,9 +138,14 @@ async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGloba
   return { exitCode: EXIT.ok };
 }
 
-async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
+/** The one-shot actions --watch does not combine with (either backend). */
+function refuseWatchClash(opts: Record<string, unknown>, limit: number | undefined, pruneDays: number | undefined): void {
   const clash = ['dryRun', 'requeueFailed'].find((k) => opts[k]) ?? (limit !== undefined ? 'limit' : pruneDays !== undefined ? 'pruneDone' : undefined);
   if (clash) throw new ChrysError('usage', `--watch cannot be combined with --${clash.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, 'run that as a one-shot drain-outbox');
+}
+
+async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
+  refuseWatchClash(opts, limit, pruneDays);
   const interval = opts.interval === undefined ? 10 : Number(opts.interval);
   if (!Number.isFinite(interval) || interval < 0.05) throw new ChrysError('usage', `--interval takes a number of seconds >= 0.05, not "${String(opts.interval)}"`, 'for example --interval 10');
   const json = Boolean(opts.json);

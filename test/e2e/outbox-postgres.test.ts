@@ -4,7 +4,7 @@
 // only the database has: concurrent drainers, kill -9, an unreachable server,
 // a wrong password.
 import { execa } from 'execa';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +81,23 @@ async function drainUntilFiled(s: Sandbox, env: Record<string, string>): Promise
 
 const listed = async (s: Sandbox, env: Record<string, string>, state?: string): Promise<any[]> => (await cli(s, env, ['outbox', 'list', '--json', ...(state ? ['--state', state] : [])])).jobs;
 
+/** Makes a done job look finished `days` ago, where each backend keeps that time. */
+async function finishedDaysAgo(s: Sandbox, env: Record<string, string>, backend: Backend, jobId: string, days: number): Promise<void> {
+  if (backend === 'postgres') return void (await sql(env, "UPDATE chrys_outbox.finished SET finished_at = now() - $2 * interval '1 day' WHERE job_id = $1", [jobId, days]));
+  const path = join(s.configDir, 'hooks', 'outbox', 'done', `${jobId}.json`);
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), last_finished_at: new Date(Date.now() - days * 86_400_000).toISOString() }));
+}
+
+/** Moves a done job to failed, as a failed run would have filed it. */
+async function fileAsFailed(s: Sandbox, env: Record<string, string>, backend: Backend, jobId: string): Promise<void> {
+  if (backend === 'postgres') return void (await sql(env, "UPDATE chrys_outbox.finished SET state = 'failed' WHERE job_id = $1", [jobId]));
+  const outbox = join(s.configDir, 'hooks', 'outbox');
+  mkdirSync(join(outbox, 'failed'), { recursive: true });
+  const job = JSON.parse(readFileSync(join(outbox, 'done', `${jobId}.json`), 'utf8'));
+  writeFileSync(join(outbox, 'failed', `${jobId}.json`), JSON.stringify({ ...job, state: 'failed', error: 'exit_code' }));
+  rmSync(join(outbox, 'done', `${jobId}.json`));
+}
+
 for (const backend of ['files', 'postgres'] as const) {
   describe.skipIf(backend === 'postgres' && !PG_AVAILABLE)(`the outbox on ${backend}`, () => {
     it('fire queues a durable job before it prints; list shows it; a drain runs it once and files it done', async () => {
@@ -134,6 +151,22 @@ for (const backend of ['files', 'postgres'] as const) {
         expect(filed.job).toContain('"big":12345678901234567890');
         expect(JSON.parse(filed.job).payload.nul).toBe('a\u0000b');
       }
+    });
+
+    it('drain-outbox --prune-done DAYS deletes the done jobs finished longer ago, not newer or failed ones; --watch refuses it (64)', async () => {
+      const s = sandbox();
+      const env = setup(s, backend);
+      for (const session of ['old', 'new', 'failed']) await fire(s, env, session);
+      let done = 0;
+      for (let i = 0; i < 100 && done < 3; i++) done += (await drainUntilFiled(s, env)).done;
+      expect(done).toBe(3);
+      const bySession = Object.fromEntries((await listed(s, env, 'done')).map((j) => [j.session_id, j.job_id]));
+      for (const session of ['old', 'failed']) await finishedDaysAgo(s, env, backend, bySession[session], 31);
+      await fileAsFailed(s, env, backend, bySession.failed);
+      expect(await cli(s, env, ['drain-outbox', '--prune-done', '30', '--json'])).toEqual({ days: 30, pruned: [bySession.old] });
+      expect((await listed(s, env)).map((j) => [j.session_id, j.state]).sort()).toEqual([['failed', 'failed'], ['new', 'done']]);
+      const r = await s.run(['drain-outbox', '--watch', '--prune-done', '30'], { env });
+      expect([r.exitCode, r.stderr]).toEqual([64, expect.stringContaining('--watch cannot be combined with --prune-done')]);
     });
 
     it('a once-per-session hook is queued once for a session', async () => {

@@ -9,7 +9,7 @@ import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
 import { connect, withClient } from './connect.js';
-import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, removeUnlocked, tryPendingEntry } from './queue.js';
+import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, pruneFinished, removeUnlocked, tryPendingEntry } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 
@@ -30,7 +30,7 @@ export class PostgresOutbox implements OutboxBackend {
   async list(state?: JobState): Promise<OutboxEntry[]> {
     return this.use(async (c) => {
       const pending = state === undefined || state === 'pending' || state === 'deferred' ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
-      const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? state : undefined) : [];
+      const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? { state } : undefined) : [];
       return [...pending, ...finished].filter((e) => state === undefined || stateOf(e) === state);
     });
   }
@@ -84,6 +84,11 @@ export class PostgresOutbox implements OutboxBackend {
     });
   }
 
+  /** Deletes done jobs filed more than `days` ago (`drain-outbox --prune-done`); their ids. */
+  pruneDone(days: number): Promise<string[]> {
+    return this.use((c) => pruneFinished(c, days));
+  }
+
   /** LISTEN on graphile-worker's own channel: every add_job NOTIFYs it. */
   watch(onChange: () => void): { close(): void } {
     let client: Client | undefined;
@@ -101,7 +106,7 @@ export class PostgresOutbox implements OutboxBackend {
     const row = (await c.query<PendingRow>(`${PENDING_SELECT} AND p.payload->>'job_id' = $1`, [jobId])).rows[0];
     const pending = row ? tryPendingEntry(row) : undefined;
     if (pending) return pending;
-    const finished = (await listFinished(c)).find((e) => e.id === jobId);
+    const [finished] = await listFinished(c, { jobId });
     if (finished) return finished;
     throw unknownJob(jobId);
   }

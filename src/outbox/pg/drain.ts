@@ -381,7 +381,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
 
 async function listFailedQuick(url: string): Promise<Awaited<ReturnType<typeof listFinished>>> {
   const { withClient } = await import('./connect.js');
-  return withClient(url, (c) => listFinished(c, 'failed'));
+  return withClient(url, (c) => listFinished(c, { state: 'failed' }));
 }
 
 /**

@@ -178,8 +178,10 @@ export async function fileFinished(client: Sql, runs: readonly FinishedRun[]): P
   );
 }
 
-export async function listFinished(client: Sql, state?: 'done' | 'failed'): Promise<OutboxEntry[]> {
-  const rows = (await client.query<{ job_id: string; state: 'done' | 'failed'; job: string }>(`SELECT job_id, state, job::text AS job FROM chrys_outbox.finished ${state ? 'WHERE state = $1' : ''} ORDER BY job_id`, state ? [state] : [])).rows;
+export async function listFinished(client: Sql, only?: { state: 'done' | 'failed' } | { jobId: string }): Promise<OutboxEntry[]> {
+  const where = !only ? '' : 'state' in only ? 'WHERE state = $1' : 'WHERE job_id = $1';
+  const params = !only ? [] : ['state' in only ? only.state : only.jobId];
+  const rows = (await client.query<{ job_id: string; state: 'done' | 'failed'; job: string }>(`SELECT job_id, state, job::text AS job FROM chrys_outbox.finished ${where} ORDER BY job_id`, params)).rows;
   return rows.flatMap((r) => {
     try {
       return [{ id: r.job_id, folder: r.state, job: parseJob(r.job) }];
@@ -187,6 +189,12 @@ export async function listFinished(client: Sql, state?: 'done' | 'failed'): Prom
       return [];
     }
   });
+}
+
+/** Deletes the done jobs filed more than `days` ago; their ids, oldest first. */
+export async function pruneFinished(client: Sql, days: number): Promise<string[]> {
+  const gone = await client.query<{ job_id: string }>("DELETE FROM chrys_outbox.finished WHERE state = 'done' AND finished_at < now() - $1 * interval '1 day' RETURNING job_id", [days]);
+  return gone.rows.map((r) => r.job_id).sort();
 }
 
 /**
