@@ -38,7 +38,8 @@ import { type Block, differences, parseJsonSequence, parsePage } from '../helper
 const REPO = resolve('.');
 const PAGES = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const SHELL = new Set(['sh', 'bash', 'shell']);
-const KNOWN = new Set([...SHELL, 'yaml', 'yml', 'json', 'jsonc', 'python', 'js', 'ts', 'text', 'ini', 'xml', 'crontab', 'diff', '']);
+// sql: docs/outbox-postgres.md's grants, run against a real server by test/e2e/outbox-postgres.test.ts.
+const KNOWN = new Set([...SHELL, 'yaml', 'yml', 'json', 'jsonc', 'python', 'js', 'ts', 'text', 'ini', 'xml', 'crontab', 'diff', 'sql', '']);
 const roots: string[] = [];
 afterAll(() => {
   for (const r of roots) rmSync(r, { recursive: true, force: true });

@@ -48,6 +48,14 @@ async function until(check: () => Promise<boolean>, what: string, ms = 30_000): 
   }
 }
 
+/** The SQL statements of docs/outbox-postgres.md's ```sql block (the grants a read-only role needs). */
+function docsStatements(): string[] {
+  const page = readFileSync('docs/outbox-postgres.md', 'utf8');
+  const block = /```sql\n([\s\S]*?)```/.exec(page)?.[1];
+  if (block === undefined) throw new Error('docs/outbox-postgres.md has no ```sql block');
+  return block.split(';').map((st) => st.trim()).filter(Boolean);
+}
+
 const runs = (s: Sandbox): number => {
   try {
     return readFileSync(join(s.root, 'runs'), 'utf8').split('\n').filter(Boolean).length;
@@ -231,6 +239,41 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
       expect(r.stderr).not.toContain(url.password);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
+  });
+
+  it('outbox list and show make no schema: a fresh database is an empty outbox left as it was, and a role that may only read sees the jobs', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres');
+    const owner = new URL(env.CHRYS_TEST_OUTBOX_URL!);
+    const database = owner.pathname.slice(1);
+    // Roles belong to the cluster, so the name is this database's own.
+    const role = `viewer_${database}`;
+    await sql(env, `CREATE ROLE ${role} LOGIN PASSWORD 'viewer-pw'`);
+    const viewer = { CHRYS_TEST_OUTBOX_URL: `postgres://${role}:viewer-pw@127.0.0.1:${owner.port}/${database}` };
+    const schemas = async (): Promise<number> => Number((await sql(env, "SELECT count(*) AS n FROM pg_namespace WHERE nspname IN ('chrys_outbox', 'graphile_worker')"))[0].n);
+
+    expect(await listed(s, viewer)).toEqual([]);
+    expect(await listed(s, env)).toEqual([]);
+    const unknown = await cli(s, viewer, ['outbox', 'show', 'no-such-job'], 65);
+    expect(unknown.stderr).toContain('no job "no-such-job" in the outbox');
+    expect(await schemas()).toBe(0);
+
+    await fire(s, env);
+    expect(await schemas()).toBe(2);
+    // The page's own statements, for the role it calls `viewer`: the grants first, the policy after.
+    const [grants, policy] = docsStatements().reduce<[string[], string[]]>(([g, p], st) => (st.startsWith('CREATE POLICY') ? [g, [...p, st]] : [[...g, st], p]), [[], []]);
+    expect(grants).toHaveLength(2);
+    expect(policy).toHaveLength(1);
+    for (const st of grants) await sql(env, st.replaceAll('viewer', role));
+    // graphile-worker keeps row-level security on its private tables: without a policy the role reads no payloads, and says so.
+    for (const args of [['outbox', 'list'], ['outbox', 'show', 'no-such-job']]) {
+      const hidden = await cli(s, viewer, args, 74);
+      expect(hidden.stderr).toContain('this database role cannot read 1 pending job of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)');
+    }
+    await sql(env, policy[0]!.replaceAll('viewer', role));
+    const [job] = await listed(s, viewer);
+    expect(job).toMatchObject({ hook_id: 'follow-up', event: 'after_turn', session_id: 's1', state: 'pending' });
+    expect((await cli(s, viewer, ['outbox', 'show', job.job_id, '--json'])).job_id).toBe(job.job_id);
   });
 
   it('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone; the job waiting in its local queue runs once', async () => {

@@ -3,13 +3,14 @@
 // job a drainer holds (locked) is never changed: retry and drop say `running`.
 
 import type { Client } from 'pg';
+import { ChrysError } from '../../core/errors.js';
 import { type Change, type OutboxBackend, doneJob, unknownJob } from '../backend.js';
 import { requeued } from '../job.js';
 import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
 import { connect, withClient } from './connect.js';
-import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, pruneFinished, removeUnlocked, tryPendingEntry } from './queue.js';
+import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, hiddenPending, isMissingSchema, jobKey, listFinished, listPending, pruneFinished, removeUnlocked, tryPendingEntry } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 
@@ -17,6 +18,7 @@ export class PostgresOutbox implements OutboxBackend {
   private migrated = false;
   constructor(private readonly choice: Postgres) {}
 
+  /** For a change: the schema is made first if this database has none yet. */
   private use<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     return withClient(this.choice.url, async (c) => {
       if (!this.migrated) {
@@ -27,16 +29,28 @@ export class PostgresOutbox implements OutboxBackend {
     });
   }
 
+  /**
+   * For a look: no DDL, so a role that may only read can see the outbox, and
+   * a database no one has used yet is an empty outbox, left as it was.
+   */
+  private look<T>(fn: (c: Client) => Promise<T>, empty: () => T): Promise<T> {
+    return withClient(this.choice.url, (c) => fn(c).catch((e: unknown) => (isMissingSchema(e) ? empty() : Promise.reject(e))));
+  }
+
   async list(state?: JobState): Promise<OutboxEntry[]> {
-    return this.use(async (c) => {
-      const pending = state === undefined || state === 'pending' || state === 'deferred' ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
+    return this.look(async (c) => {
+      const wanted = state === undefined || state === 'pending' || state === 'deferred';
+      if (wanted) await refuseHidden(c);
+      const pending = wanted ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
       const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? { state } : undefined) : [];
       return [...pending, ...finished].filter((e) => state === undefined || stateOf(e) === state);
-    });
+    }, () => []);
   }
 
   async show(jobId: string): Promise<OutboxEntry> {
-    return this.use((c) => this.find(c, jobId));
+    return this.look((c) => this.find(c, jobId), () => {
+      throw unknownJob(jobId);
+    });
   }
 
   async retry(jobId: string): Promise<Change> {
@@ -108,7 +122,15 @@ export class PostgresOutbox implements OutboxBackend {
     if (pending) return pending;
     const [finished] = await listFinished(c, { jobId });
     if (finished) return finished;
+    await refuseHidden(c);
     throw unknownJob(jobId);
   }
+}
+
+/** Says so when this role cannot see some pending jobs, rather than show an outbox without them. */
+async function refuseHidden(c: Client): Promise<void> {
+  const n = await hiddenPending(c);
+  if (n === 0) return;
+  throw new ChrysError('outbox_unreadable', `this database role cannot read ${n} pending job${n === 1 ? '' : 's'} of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)`, 'give the role a SELECT policy on that table (docs/outbox-postgres.md, "Roles"), or use the role that made the outbox');
 }
 

@@ -145,6 +145,17 @@ export function tryPendingEntry(row: PendingRow): OutboxEntry | undefined {
   }
 }
 
+/**
+ * Chrys rows whose payload this role cannot see: graphile-worker keeps
+ * row-level security on _private_jobs, so a role given SELECT but no policy
+ * reads no payloads, and the outbox would look empty. One statement, one snapshot.
+ */
+export async function hiddenPending(client: Sql): Promise<number> {
+  const r = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs j LEFT JOIN graphile_worker._private_jobs p ON p.id = j.id
+    WHERE j.task_identifier LIKE 'chrys:%' AND p.id IS NULL`);
+  return r.rows[0]?.n ?? 0;
+}
+
 export async function listPending(client: Sql): Promise<PendingRow[]> {
   return (await client.query<PendingRow>(`${PENDING_SELECT} ORDER BY j.id`)).rows;
 }
