@@ -4,7 +4,8 @@
 // tool call. Each hook leads its own process group so a timeout can kill it
 // with everything it forked.
 
-import { type ChildProcess, type ChildProcessWithoutNullStreams, type StdioOptions, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, type StdioOptions, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, rmSync, unlinkSync } from 'node:fs';
 import type { Hook } from '../core/config.js';
 import type { Outcome } from '../core/decide.js';
@@ -70,10 +71,17 @@ export function promptBody(text: string): string {
   return m ? text.slice(m[0].length) : text;
 }
 
+/**
+ * What the hook reads on stdin: the payload file itself, opened read-only
+ * (one pipe fewer to set up per hook, and the bytes are the file's), or, for
+ * a foreign hook, its agent's JSON through a pipe.
+ */
+type Stdin = { fd: number } | { text: string };
+
 interface Prepared {
   argv: string[];
   env: NodeJS.ProcessEnv;
-  stdin: string;
+  stdin: Stdin;
   resultFile?: string;
   agentReading?: AgentReading;
 }
@@ -175,10 +183,11 @@ function prepare(hook: Hook, invocation: Extract<Invocation, { ok: true }>, payl
     return dir;
   });
   if (!Array.isArray(argv)) return argv.error;
+  const payloadFile = foreign ? undefined : files.files.CHRYS_HOOK_PAYLOAD_FILE;
   return {
     argv,
     env: hookProcessEnv(files.files, invocation.env),
-    stdin: foreign?.stdin ?? payload,
+    stdin: payloadFile !== undefined ? { fd: openSync(payloadFile, constants.O_RDONLY | constants.O_NOFOLLOW) } : { text: foreign?.stdin ?? payload },
     ...(files.resultFile !== undefined ? { resultFile: files.resultFile } : {}),
     // A foreign hook has no result file: its agent's rules read the exit code and stdout instead.
     ...(foreign && hook.run.protocol ? { agentReading: { protocol: hook.run.protocol, agentEvent: foreign.agentEvent, failureBlocks: hook.execution.on_error === 'block' } } : {}),
@@ -315,8 +324,6 @@ interface Ended {
 }
 
 /** Starts argv as the leader of a new process group, so a kill can reach everything it forks. */
-export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe']): ChildProcessWithoutNullStreams;
-export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess;
 export function spawnGroupLeader(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdio: StdioOptions): ChildProcess {
   return spawn(argv[0]!, argv.slice(1), { cwd, env, detached: process.platform !== 'win32', stdio, windowsHide: true });
 }
@@ -355,14 +362,16 @@ type Watchers = Pick<RunOptions, 'onSpawn' | 'onOutput'>;
  * timeout. Only an 'error' before 'spawn' is a launch error; one after it
  * (a failed kill) is noted and the run waited for as any other.
  */
-function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: string, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
+function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: Stdin, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
   const { onSpawn, onOutput } = watch;
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
-    const started = startGroupLeader(argv, cwd, env, ['pipe', 'pipe', 'pipe']);
+    const started = startGroupLeader(argv, cwd, env, ['fd' in stdin ? stdin.fd : 'pipe', 'pipe', 'pipe']);
+    // The child holds its own copy of the file's descriptor once spawned.
+    if ('fd' in stdin) closeSync(stdin.fd);
     if ('launchError' in started) return resolvePromise({ exitCode: null, signal: null, timedOut: false, ...started, stdout, stderr });
-    const child = started as ChildProcessWithoutNullStreams;
+    const child = started as HookChild;
     let settled = false;
     let spawned = false;
     let errorAfterSpawn: string | undefined;
@@ -399,8 +408,10 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       stderr.push(c);
       onOutput?.('stderr', c);
     });
-    child.stdin.on('error', () => {}); // a hook need not read its stdin (EPIPE)
-    child.stdin.end(stdin);
+    if (child.stdin && 'text' in stdin) {
+      child.stdin.on('error', () => {}); // a hook need not read its stdin (EPIPE)
+      child.stdin.end(stdin.text);
+    }
     onEnd(child, (exit) => finish({ exitCode: exit.code, signal: exit.signal }));
   });
 }
@@ -429,6 +440,9 @@ function armTimeout(timeoutMs: number | undefined, kill: (signal: NodeJS.Signals
   };
 }
 
+/** A hook's process as spawnAndWait starts it: stdin a pipe or the payload file, stdout and stderr pipes. */
+type HookChild = ChildProcessByStdio<Writable | null, Readable, Readable>;
+
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
 /**
@@ -436,7 +450,7 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
  * waits for the pipes too; a forked grandchild may hold them open after the
  * hook itself exited, so after 'exit' the pipes get a moment, then reading stops.
  */
-function onEnd(child: ChildProcessWithoutNullStreams, done: (exit: Exit) => void): void {
+function onEnd(child: HookChild, done: (exit: Exit) => void): void {
   let exit: Exit | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
   const settle = (): void => {

@@ -2,7 +2,7 @@
 // files and environment a hook gets, how each way of ending is recorded
 // (exit, result file state, timeout, signal, cancellation, launch error),
 // output capture, and that nothing is left behind.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync, writeFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync, writeFileSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,37 @@ describe('what a hook gets', () => {
     expect(file).toBe('{"p":1}');
     expect(vars).toMatch(/^h \/.*\/ws none$/);
     expect(ready).toBe('result-ready');
+  });
+
+  it('reads its stdin from the payload file itself, opened read-only: a regular file, not a pipe, that it cannot write', async () => {
+    const { record } = await run('test -f /dev/stdin && echo regular; test -p /dev/stdin || echo not-a-pipe; echo x >&0 2>/dev/null || echo read-only', {}, '{"p":1}');
+    expect(record.stdout.split('\n')).toEqual(['regular', 'not-a-pipe', 'read-only', '']);
+  });
+
+  it('hooks sharing a firing\'s payload file each read the whole of it on stdin, from the start', async () => {
+    const s = bashHook('cat; echo');
+    const shared = s.temp.firingFile('payload', '{"shared":true}', true);
+    const records = await Promise.all([0, 1, 2].map(() => runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{"shared":true}', s.temp, { sharedPayloadFile: shared })));
+    expect(records.map((r) => r.stdout)).toEqual(Array(3).fill('{"shared":true}\n'));
+    const again = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{"shared":true}', s.temp, { sharedPayloadFile: shared });
+    expect(again.stdout).toBe('{"shared":true}\n');
+  });
+
+  it('leaves no descriptor of the payload file open in the runner, whether the hook started or not', async () => {
+    const held = (dir: string): string[] => readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return target.startsWith(dir) ? [target] : [];
+      } catch {
+        return []; // closed since the listing
+      }
+    });
+    const started = await run('cat >/dev/null');
+    expect(started.record.status).toBe('ok');
+    expect(held(started.dir)).toEqual([]);
+    const missing = await run('', {}, '{}', { run: { argv: [join(started.dir, 'no-such-command')] } });
+    expect(missing.record.outcome.launchError).toContain('command not found');
+    expect(held(missing.dir)).toEqual([]);
   });
 
   it('runs in the resolved working directory with run.env', async () => {
