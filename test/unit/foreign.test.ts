@@ -6,7 +6,7 @@ import type { Hook } from '../../src/core/config.js';
 import { foreignInput } from '../../src/run/foreign.js';
 import { testHook } from '../helpers/hook.js';
 
-const foreignHook = (protocol: 'claude' | 'codex' | 'gemini' | undefined, over: Partial<Hook['execution']> = {}, event: Hook['event'] = 'before_tool_call'): Hook =>
+const foreignHook = (protocol: 'claude' | 'codex' | 'gemini' | 'copilot' | undefined, over: Partial<Hook['execution']> = {}, event: Hook['event'] = 'before_tool_call'): Hook =>
   testHook({ event, run: { type: 'command', argv: ['x'], args: [], env: {}, cwd: '', ...(protocol ? { protocol } : {}) }, execution: over });
 
 describe('foreignInput', () => {
@@ -33,5 +33,21 @@ describe('foreignInput', () => {
 
   it('throws on a payload that is not JSON', () => {
     expect(() => foreignInput(foreignHook('claude'), '{')).toThrow();
+  });
+
+  it("names Copilot's event from the event table, since Copilot's input names none", () => {
+    const input = foreignInput(foreignHook('copilot'), '{"event":"before_tool_call","session_id":"s"}')!;
+    expect(JSON.parse(input.stdin).hook_event_name).toBeUndefined();
+    expect(input.agentEvent).toBe('preToolUse');
+  });
+
+  it('keeps the event name an envelope from Copilot itself carries', () => {
+    expect(foreignInput(foreignHook('copilot'), '{"agent_protocol":"copilot","hook_event_name":"PreToolUse"}')!.agentEvent).toBe('PreToolUse');
+  });
+
+  it("does not take another agent's event name, nor one that is not text, for Copilot's", () => {
+    expect(foreignInput(foreignHook('copilot'), '{"agent_protocol":"claude","hook_event_name":"PreToolUse"}')!.agentEvent).toBe('preToolUse');
+    expect(foreignInput(foreignHook('copilot'), '{"agent_protocol":"copilot","hook_event_name":7}')!.agentEvent).toBe('preToolUse');
+    expect(foreignInput(foreignHook('copilot'), '{"hook_event_name":"PreToolUse"}')!.agentEvent).toBe('preToolUse');
   });
 });

@@ -11,6 +11,7 @@ import { expandTemplate } from '../../src/core/hook-template.js';
 import { addedEnv, hookProcessEnv, resolveInvocation } from '../../src/run/invocation.js';
 import { interpreterFor, which } from '../../src/base/interpreter.js';
 import { testHook } from '../helpers/hook.js';
+import { asPlatform } from '../helpers/platform.js';
 
 const ctx = (sessionId: string, profile = 'Code') => ({ configDir: '/home/u/.chrys', workspace: '/w', sessionId, profile });
 
@@ -77,6 +78,25 @@ describe('addedEnv', () => {
     expect(added.WHERE).toBe('/w/s1');
     expect(Object.keys(added)).toContain('__proto__');
     expect(added.__proto__).toBe('x');
+  });
+});
+
+describe('addedEnv for Python', () => {
+  const context = { configDir: '/home/u/.chrys', workspace: '/w', sessionId: 's1', profile: 'P' };
+  const safePath = (run: Record<string, unknown>): string | undefined => addedEnv(testHook({ run: { args: [], env: {}, cwd: '', ...run } as unknown as Hook['run'] }), context).PYTHONSAFEPATH;
+
+  it("keeps the directory of a Python hook's code off sys.path (PYTHONSAFEPATH), a script, a command or a shell line alike", () => {
+    expect(safePath({ type: 'script', path: 'guard.py' })).toBe('1');
+    expect(safePath({ type: 'script', path: 'guard' })).toBe('1');
+    expect(safePath({ type: 'command', argv: ['python3', 'guard.py'] })).toBe('1');
+    expect(safePath({ type: 'shell', shell: 'python3 -c "import json"' })).toBe('1');
+  });
+
+  it('leaves sys.path alone for `python -m`, which finds its module from the cwd, and for other languages', () => {
+    expect(safePath({ type: 'command', argv: ['python3', '-m', 'tool'] })).toBeUndefined();
+    expect(safePath({ type: 'shell', shell: 'python3 -m tool' })).toBeUndefined();
+    expect(safePath({ type: 'script', path: 'guard.sh' })).toBeUndefined();
+    expect(safePath({ type: 'command', argv: ['node', 'guard.js'] })).toBeUndefined();
   });
 });
 
@@ -150,6 +170,14 @@ describe('resolveInvocation', () => {
     expect(withEnv({ SHELL: '/bin/bash' }, () => resolveInvocation(hook, context))).toMatchObject({ ok: true, argv: ['/bin/bash', '-c', 'echo "$HOME" | wc'] });
     expect(withEnv({ SHELL: undefined }, () => resolveInvocation(hook, context))).toMatchObject({ ok: true, argv: ['/bin/sh', '-c', 'echo "$HOME" | wc'] });
     expect(withEnv({ SHELL: '' }, () => resolveInvocation(hook, context))).toMatchObject({ argv: ['/bin/sh', '-c', 'echo "$HOME" | wc'] });
+  });
+
+  it('runs a shell line with %ComSpec% /c on Windows, else cmd.exe', () => {
+    const hook = hookWith({ type: 'shell', shell: 'echo %USERNAME%' });
+    const onWindows = (comSpec: string | undefined) => withEnv({ ComSpec: comSpec }, () => asPlatform('win32', () => resolveInvocation(hook, context)));
+    expect(onWindows('C:\\Windows\\system32\\cmd.exe')).toMatchObject({ ok: true, argv: ['C:\\Windows\\system32\\cmd.exe', '/c', 'echo %USERNAME%'] });
+    expect(onWindows(undefined)).toMatchObject({ ok: true, argv: ['cmd.exe', '/c', 'echo %USERNAME%'] });
+    expect(onWindows('')).toMatchObject({ ok: true, argv: ['cmd.exe', '/c', 'echo %USERNAME%'] });
   });
 
   it('runs in the workspace, or in run.cwd expanded and resolved against it', () => {

@@ -1,7 +1,7 @@
 // What this process has running: stopEverything() kills every tracked hook
 // process group and deletes every tracked temp file, and nothing untracked.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,5 +59,14 @@ describe('stopEverything', () => {
     trackFile(kept);
     expect(() => stopEverything()).not.toThrow();
     expect(existsSync(kept)).toBe(false);
+  });
+
+  it("deletes a tracked directory (a firing's, a verified script copy) with what it holds", () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'chrys-live-')), 'firing-1-ab');
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    writeFileSync(join(dir, 'scripts', 'a.sh'), 'echo\n');
+    trackFile(dir);
+    stopEverything();
+    expect(existsSync(dir)).toBe(false);
   });
 });

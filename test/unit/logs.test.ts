@@ -59,6 +59,11 @@ describe('formatLog', () => {
     expect(lines[3]).toBe('## stdout');
   });
 
+  it('notes an error after the start on a line of its own, before the output', () => {
+    const record = toRecord(outcome({ errorAfterSpawn: 'onSpawn: cannot note the pid' }));
+    expect(formatLog(testHook({ execution: { mode: 'async' } }), record)).toBe('# hook h (global, before_tool_call) ok exit=0 signal=- 12 ms\n# after it started: onSpawn: cannot note the pid\n## stdout\n\n## stderr\n\n');
+  });
+
   it('has no ignored keys for a result that is not JSON', () => {
     const record = toRecord(outcome({ resultFile: { state: 'invalid', reason: 'r' } }));
     expect(formatLog(testHook({ execution: { mode: 'async' } }), record)).toBe('# hook h (global, before_tool_call) ok exit=0 signal=- 12 ms\n## stdout\n\n## stderr\n\n');
@@ -129,6 +134,24 @@ describe('pruneLogs', () => {
     pruneLogs(config, cutOff);
     expect(readdirSync(dir)).toEqual([`${id}-edge.log`]);
     pruneLogs(config, cutOff + 1);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('keeps our files for seven days: one six days old stays, one eight days old goes', () => {
+    const { config, dir, age } = setUp();
+    const DAY = 86_400_000;
+    age(`${id}-six.log`, 6 * DAY);
+    age(`${id}-eight.log`, 8 * DAY);
+    pruneLogs(config);
+    expect(readdirSync(dir)).toEqual([`${id}-six.log`]);
+  });
+
+  it("deletes an old detached run's script copy, a directory, with what it holds", () => {
+    const { config, dir } = setUp();
+    mkdirSync(join(dir, `${id}.script`, 'scripts'), { recursive: true });
+    writeFileSync(join(dir, `${id}.script`, 'scripts', 'a.sh'), 'echo\n');
+    utimesSync(join(dir, `${id}.script`), new Date(0), new Date(0));
+    pruneLogs(config);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -67,6 +67,19 @@ describe('TaskPool', () => {
     expect(g.started).toEqual(['a']);
   });
 
+  it('keeps a caller already waiting for idle waiting through stop, until the running task ends', async () => {
+    const g = gated();
+    const pool = new TaskPool(g.run, () => 1);
+    pool.push('a', 'b');
+    let idle = false;
+    void pool.idle().then(() => (idle = true));
+    expect(pool.stop()).toEqual(['b']);
+    await new Promise((r) => setImmediate(r));
+    expect(idle).toBe(false);
+    await g.open('a');
+    expect(idle).toBe(true);
+  });
+
   it('is idle at once when stopped with nothing running', async () => {
     const pool = new TaskPool(async () => {}, () => 1);
     pool.stop();

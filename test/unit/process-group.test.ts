@@ -1,11 +1,13 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { groupAlive, killGroup, processAlive } from '../../src/run/process-group.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
+import { asPlatform } from '../helpers/platform.js';
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -24,6 +26,19 @@ describe('killGroup', () => {
     await new Promise((r) => leader.once('exit', r));
     await eventually(() => !processAlive(grandchild), 10_000, 'the grandchild to die');
     expect(groupAlive(leader.pid!)).toBe(false);
+  });
+
+  it('signals the leader alone on Windows, which has no process groups', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-pgroup-'));
+    const pidFile = join(dir, 'grandchild.pid');
+    const leader = spawn('bash', ['-c', `sleep 30 & echo $! > ${pidFile}; wait`], { detached: true, stdio: 'ignore' });
+    children.push(leader);
+    await eventually(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), 10_000, 'the grandchild pid');
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    const exited = new Promise((r) => leader.once('exit', (_code, signal) => r(signal)));
+    expect(asPlatform('win32', () => killGroup(leader.pid!, 'SIGKILL'))).toBe('sent');
+    expect(await exited).toBe('SIGKILL');
+    expect(isAlive(grandchild)).toBe(true);
   });
 
   it('says gone for a group that no longer exists', async () => {
@@ -79,11 +94,21 @@ describe('groupAlive', () => {
 
   it('does not count a group whose only process is a zombie leader', async () => {
     const marks = mkdtempSync(join(tmpdir(), 'chrys-group-'));
-    // The leader exits under a parent (exec'd into sleep) that never reaps it.
-    const parent = spawn('bash', ['-c', `setsid sh -c 'echo $$ > ${marks}/leader' & exec sleep 30`], { detached: true, stdio: 'ignore' });
+    const gate = join(marks, 'gate');
+    execFileSync('mkfifo', [gate]);
+    // The leader exits under a parent (exec'd into sleep) that never reaps it. It waits at the gate until the
+    // parent is sleep: had it exited while the parent was still bash, bash would have reaped it.
+    const parent = spawn('bash', ['-c', `setsid sh -c 'echo $$ > ${marks}/leader; read go < ${gate}' & exec sleep 30`], { detached: true, stdio: 'ignore' });
     children.push(parent);
     const leader = Number(await eventually(() => existsSync(join(marks, 'leader')) && readFileSync(join(marks, 'leader'), 'utf8').trim(), 10_000, 'the leader pid'));
-    await eventually(() => { try { return readFileSync(`/proc/${leader}/stat`, 'utf8').includes(') Z'); } catch { return false; } }, 10_000, 'the leader to be a zombie');
-    expect(groupAlive(leader)).toBe(false);
+    try {
+      await eventually(() => { try { return readFileSync(`/proc/${parent.pid!}/comm`, 'utf8') === 'sleep\n'; } catch { return false; } }, 10_000, 'the parent to be sleep');
+      await writeFile(gate, 'go\n');
+      await eventually(() => { try { return readFileSync(`/proc/${leader}/stat`, 'utf8').includes(') Z'); } catch { return false; } }, 10_000, 'the leader to be a zombie');
+      expect(groupAlive(leader)).toBe(false);
+    } finally {
+      // A leader still at the gate (the test failed) would wait there for ever; a zombie still holds its pid.
+      try { process.kill(-leader, 'SIGKILL'); } catch { /* a zombie's group, or gone */ }
+    }
   });
 });

@@ -2,10 +2,10 @@
 // files and environment a hook gets, how each way of ending is recorded
 // (exit, result file state, timeout, signal, cancellation, launch error),
 // output capture, and that nothing is left behind.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync, writeFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Execution, Hook, Run } from '../../src/core/config.js';
 import type { HookContext } from '../../src/core/hook-template.js';
@@ -16,6 +16,7 @@ import { TempFiles } from '../../src/run/runtime.js';
 import { MAX_TIMEOUT_MS, OUTPUT_LIMIT, RESULT_LIMIT, type RunOptions, launchFailure, promptBody, readResultFile, runHook } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
+import { lowestFreeFd } from '../helpers/fd.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-spawn-'));
 
@@ -235,7 +236,7 @@ describe('launch errors', () => {
     const { record } = await launch([join(file, 'below')]);
     // Node throws this one from spawn() itself: still a launch error, and not one of preparing files.
     expect(record).toMatchObject({ status: 'launch_error', error: 'spawn ENOTDIR' });
-    expect(record.outcome).toMatchObject({ errorCode: 'ENOTDIR', argv: [join(file, 'below')] });
+    expect(record.outcome).toMatchObject({ errorCode: 'ENOTDIR', argv: [join(file, 'below')], timedOut: false, cancelled: false, killedFromOutside: false });
   });
 
   it('tells onSpawn nothing when nothing was started', async () => {
@@ -422,6 +423,11 @@ describe('foreign hooks', () => {
     expect('failure' in record).toBe(false);
   });
 
+  it("carry a Claude hook's answer that asks the user beside its result", async () => {
+    const { record } = await run(`echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check"}}'`, {}, '{"event":"before_tool_call"}', foreign);
+    expect(record).toMatchObject({ status: 'ok', ask: 'ask' });
+  });
+
   it('a failed exit with nothing on stdout stays failed', async () => {
     const { record } = await run('exit 1', {}, '{}', foreign);
     expect(record).toMatchObject({ status: 'failed', disposition: 'failed', historyStatus: 'failed' });
@@ -478,5 +484,104 @@ describe('readResultFile', () => {
     expect(readResultFile(join(dir, 'fifo'))).toEqual({ state: 'not_a_file' });
     symlinkSync(write('target', '{}'), join(dir, 'link'));
     expect(readResultFile(join(dir, 'link'))).toEqual({ state: 'not_a_file' });
+  });
+});
+
+describe('what a hook gets, more', () => {
+  it("gets its prompt's body when the front matter holds text in any script", async () => {
+    const s = bashHook('cat "$CHRYS_HOOK_PROMPT_FILE"', { run: { prompt_file: 'p.md' } });
+    writeFileSync(join(s.dir, 'p.md'), '---\ntitle: café ✓ — ünïcode\n---\nRéponds en français.\n');
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect(record).toMatchObject({ status: 'ok', stdout: 'Réponds en français.\n' });
+  });
+
+  it('a foreign hook gets its prompt file, though no payload or result file', async () => {
+    const s = bashHook('cat "$CHRYS_HOOK_PROMPT_FILE"; echo " ${CHRYS_HOOK_PAYLOAD_FILE-none} ${CHRYS_HOOK_RESULT-none}"', { run: { protocol: 'claude', prompt_file: 'p.md' } });
+    writeFileSync(join(s.dir, 'p.md'), 'Check it.');
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect(record.stdout).toBe('Check it. none none\n');
+  });
+
+  it("a firing's hook reads the payload file the firing shares, writes its result in the firing's directory, and leaves the shared file in place", async () => {
+    const s = bashHook(`echo "$CHRYS_HOOK_PAYLOAD_FILE"; echo "$CHRYS_HOOK_RESULT"; cat "$CHRYS_HOOK_PAYLOAD_FILE"; printf '{"action":"block"}' > "$CHRYS_HOOK_RESULT"`);
+    const shared = s.temp.firingFile('payload', '{"p":1}', true);
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{"p":1}', s.temp, { sharedPayloadFile: shared });
+    const [payloadFile, resultFile, content] = record.stdout.split('\n');
+    expect(payloadFile).toBe(shared);
+    expect(dirname(resultFile!)).toBe(dirname(shared));
+    expect(content).toBe('{"p":1}');
+    expect(record.result).toEqual({ kind: 'json', value: { action: 'block' } });
+    expect(existsSync(shared)).toBe(true);
+    expect(existsSync(resultFile!)).toBe(false);
+    s.temp.cleanup();
+    expect(existsSync(dirname(shared))).toBe(false);
+  });
+
+  it('tells onOutput each chunk of output with the stream it came on', async () => {
+    const seen: Record<string, string> = { stdout: '', stderr: '' };
+    const { record } = await run('echo out; echo err >&2; echo more', { onOutput: (stream, chunk) => (seen[stream] += chunk.toString()) });
+    expect(seen).toEqual({ stdout: 'out\nmore\n', stderr: 'err\n' });
+    expect(record.stdout).toBe('out\nmore\n');
+  });
+
+  it('notes no error after the start of a run nobody watches', async () => {
+    const { record } = await run('true');
+    expect(record.status).toBe('ok');
+    expect(record.outcome.errorAfterSpawn).toBeUndefined();
+  });
+});
+
+describe('how a run is recorded, more', () => {
+  it("records the system's code when the hook's files cannot be made, and starts nothing", async () => {
+    const s = bashHook('echo ran > "$CHRYS_WORKSPACE/ran"');
+    s.temp.create('earlier', '');
+    rmSync(join(s.ctx.configDir, 'hooks', 'tmp'), { recursive: true });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect(record).toMatchObject({ status: 'launch_error', error: expect.stringMatching(/^cannot prepare the hook's files: ENOENT/) });
+    expect(record.outcome.errorCode).toBe('ENOENT');
+    expect(existsSync(join(s.ctx.workspace, 'ran'))).toBe(false);
+  });
+
+  it('launchFailure records that nothing ran: no exit, no signal, no timeout, no output', () => {
+    expect(launchFailure('no slot').outcome).toEqual({
+      argv: [], cwd: '', exitCode: null, signal: null, timedOut: false, cancelled: false, killedFromOutside: false, launchError: 'no slot',
+      stdout: '', stderr: '', stdoutTruncated: false, stderrTruncated: false, stdoutTail: '', stderrTail: '', durationMs: 0, resultFile: { state: 'empty' },
+    });
+  });
+
+  it('keeps no result text, and does not block, when the hook put a FIFO in place of its result file', async () => {
+    const { record } = await run('rm "$CHRYS_HOOK_RESULT"; mkfifo "$CHRYS_HOOK_RESULT"', { keepResultText: true });
+    expect(record.status).toBe('ok');
+    expect(record.outcome.resultFile).toEqual({ state: 'not_a_file' });
+    expect('resultText' in record).toBe(false);
+  });
+
+  it('readResultFile calls a result path whose directory became a file not a file', () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'plain'), '');
+    expect(readResultFile(join(dir, 'plain', 'result.json'))).toEqual({ state: 'not_a_file' });
+  });
+});
+
+describe('descriptors', () => {
+  it('readResultFile closes the result file whatever it found', () => {
+    const dir = temp();
+    writeFileSync(join(dir, 'json'), '{"a":1}');
+    writeFileSync(join(dir, 'empty'), '');
+    writeFileSync(join(dir, 'bad'), '{');
+    mkdirSync(join(dir, 'dir'));
+    const before = lowestFreeFd();
+    expect(['json', 'empty', 'bad', 'dir'].map((n) => readResultFile(join(dir, n)).state)).toEqual(['json', 'empty', 'invalid', 'not_a_file']);
+    expect(lowestFreeFd()).toBe(before);
+  });
+
+  it('a run that keeps its result text leaves no descriptor open', async () => {
+    await run('true'); // the first run loads what the runner needs once
+    const before = lowestFreeFd();
+    const { record } = await run(`printf '{"action":"block"}' > "$CHRYS_HOOK_RESULT"`, { keepResultText: true });
+    expect(record.resultText).toBe('{"action":"block"}');
+    const replaced = await run('rm "$CHRYS_HOOK_RESULT"; mkdir "$CHRYS_HOOK_RESULT"', { keepResultText: true });
+    expect('resultText' in replaced.record).toBe(false);
+    expect(lowestFreeFd()).toBe(before);
   });
 });
