@@ -73,23 +73,6 @@ describe('what a hook gets', () => {
     expect(again.stdout).toBe('{"shared":true}\n');
   });
 
-  it('leaves no descriptor of the payload file open in the runner, whether the hook started or not', async () => {
-    const held = (dir: string): string[] => readdirSync('/proc/self/fd').flatMap((fd) => {
-      try {
-        const target = readlinkSync(`/proc/self/fd/${fd}`);
-        return target.startsWith(dir) ? [target] : [];
-      } catch {
-        return []; // closed since the listing
-      }
-    });
-    const started = await run('cat >/dev/null');
-    expect(started.record.status).toBe('ok');
-    expect(held(started.dir)).toEqual([]);
-    const missing = await run('', {}, '{}', { run: { argv: [join(started.dir, 'no-such-command')] } });
-    expect(missing.record.outcome.launchError).toContain('command not found');
-    expect(held(missing.dir)).toEqual([]);
-  });
-
   it('runs in the resolved working directory with run.env', async () => {
     const { record, ctx } = await run('pwd; echo "$GREETING"', {}, '{}', { run: { env: { GREETING: 'hi ${session_id}' } } });
     expect(record.stdout).toBe(`${ctx.workspace}\nhi s1\n`);
@@ -583,5 +566,23 @@ describe('descriptors', () => {
     const replaced = await run('rm "$CHRYS_HOOK_RESULT"; mkdir "$CHRYS_HOOK_RESULT"', { keepResultText: true });
     expect('resultText' in replaced.record).toBe(false);
     expect(lowestFreeFd()).toBe(before);
+  });
+
+  it('leaves no descriptor of the payload file open in the runner, whether the hook started or not', async () => {
+    // By path, not lowestFreeFd: the file's name says which descriptor leaked, whatever else this process has open.
+    const held = (dir: string): string[] => readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return target.startsWith(dir) ? [target] : [];
+      } catch {
+        return []; // closed since the listing
+      }
+    });
+    const started = await run('cat >/dev/null');
+    expect(started.record.status).toBe('ok');
+    expect(held(started.dir)).toEqual([]);
+    const missing = await run('', {}, '{}', { run: { argv: [join(started.dir, 'no-such-command')] } });
+    expect(missing.record.outcome.launchError).toContain('command not found');
+    expect(held(missing.dir)).toEqual([]);
   });
 });
