@@ -8,18 +8,23 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import pg from 'pg';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, useSandbox } from '../helpers/sandbox.js';
-import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
+import { LOCK_STALE_MS } from '../../src/outbox/claim.js';
+import { BIN, type Sandbox, eventually, hookYaml, sandboxFor, useSandbox } from '../helpers/sandbox.js';
+import { PG_AVAILABLE, ownCluster, useCluster } from '../helpers/postgres.js';
+import type { Cluster } from '../../scripts/pg-cluster.mjs';
 
 const sandbox = useSandbox();
 const cluster = useCluster();
 type Backend = 'files' | 'postgres';
 
-/** A durable hook due a moment after the firing (queued, for both backends: no worker runs it), logging each start. */
-function setup(s: Sandbox, backend: Backend, { shell = 'echo "$CHRYS_HOOK_ID" >> ../runs', execution = '', settings = '', delay = 0.2, more = '' } = {}): Record<string, string> {
+/**
+ * A durable hook due a moment after the firing (queued, for both backends: no worker runs it), logging each start;
+ * for postgres, in a new database of `db` (the file's cluster unless the test has its own).
+ */
+function setup(s: Sandbox, backend: Backend, { shell = 'echo "$CHRYS_HOOK_ID" >> ../runs', execution = '', settings = '', delay = 0.2, more = '' } = {}, db: () => Cluster = cluster): Record<string, string> {
   s.globalHooks(`settings:\n  outbox_retry_age_seconds: 0\n${settings}hooks:\n${hookYaml({ id: 'follow-up', event: 'after_turn', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable\ndelay_seconds: ${delay}\n${execution}` })}\n${more}`);
   if (backend === 'postgres') hostIs(s, 'test-host');
-  return backend === 'postgres' ? { CHRYS_TEST_OUTBOX_URL: cluster().newDatabase() } : {};
+  return backend === 'postgres' ? { CHRYS_TEST_OUTBOX_URL: db().newDatabase() } : {};
 }
 
 /** Points the config dir at the test database as the machine `hostId`. */
@@ -55,6 +60,14 @@ function docsStatements(): string[] {
   if (block === undefined) throw new Error('docs/outbox-postgres.md has no ```sql block');
   return block.split(';').map((st) => st.trim()).filter(Boolean);
 }
+
+/**
+ * Waits until no locked job's locker has been seen (heartbeat, else lock time) within LOCK_STALE_MS:
+ * the next drain's unlockStale (src/outbox/pg/drain.ts) then unlocks them all.
+ */
+const locksStale = (env: Record<string, string>): Promise<void> =>
+  until(async () => (await sql(env, `SELECT 1 FROM graphile_worker.jobs j LEFT JOIN chrys_outbox.drainers d ON d.worker_id = j.locked_by
+    WHERE j.locked_by IS NOT NULL AND COALESCE(d.seen_at, j.locked_at) >= now() - make_interval(secs => $1)`, [LOCK_STALE_MS / 1000])).length === 0, 'the locks to go stale');
 
 const runs = (s: Sandbox): number => {
   try {
@@ -189,25 +202,6 @@ for (const backend of ['files', 'postgres'] as const) {
 }
 
 describe.skipIf(!PG_AVAILABLE)('only the database', () => {
-  it('two drainers at once start each of 40 jobs exactly once', async () => {
-    const s = sandbox();
-    s.write('count.py', 'import json, os\nprint(json.load(open(os.environ["CHRYS_HOOK_PAYLOAD_FILE"]))["n"], file=open("../runs", "a"))\n');
-    const env = setup(s, 'postgres', { shell: 'python3 ../count.py' });
-    for (let n = 0; n < 40; n++) {
-      const r = await s.run(['fire'], { env, input: JSON.stringify({ event: 'after_turn', session_id: 'c', n }) });
-      expect(r.exitCode).toBe(0);
-    }
-    let done = 0;
-    for (let i = 0; i < 100 && done < 40; i++) {
-      const [a, b] = await Promise.all([cli(s, env, ['drain-outbox', '--json']), cli(s, env, ['drain-outbox', '--json'])]);
-      done += a.done + b.done;
-    }
-    expect(done).toBe(40);
-    const seen = readFileSync(join(s.root, 'runs'), 'utf8').split('\n').filter(Boolean);
-    expect(seen).toHaveLength(40);
-    expect(new Set(seen).size).toBe(40);
-  }, 180_000); // 40 firings and the drains' process starts: minutes on a loaded 2-core machine
-
   it('an unreachable database: fire falls back to the file outbox (outbox_fallback, password never shown), the next drain moves the job in and runs it', async () => {
     const s = sandbox();
     const env = setup(s, 'postgres');
@@ -276,8 +270,27 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect((await cli(s, viewer, ['outbox', 'show', job.job_id, '--json'])).job_id).toBe(job.job_id);
   });
 
-  it('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone; the job waiting in its local queue runs once', async () => {
-    const s = sandbox();
+  it.concurrent('two drainers at once start each of 40 jobs exactly once', async (t) => {
+    const s = sandboxFor(t);
+    s.write('count.py', 'import json, os\nprint(json.load(open(os.environ["CHRYS_HOOK_PAYLOAD_FILE"]))["n"], file=open("../runs", "a"))\n');
+    const env = setup(s, 'postgres', { shell: 'python3 ../count.py' });
+    for (let n = 0; n < 40; n++) {
+      const r = await s.run(['fire'], { env, input: JSON.stringify({ event: 'after_turn', session_id: 'c', n }) });
+      expect(r.exitCode).toBe(0);
+    }
+    let done = 0;
+    for (let i = 0; i < 100 && done < 40; i++) {
+      const [a, b] = await Promise.all([cli(s, env, ['drain-outbox', '--json']), cli(s, env, ['drain-outbox', '--json'])]);
+      done += a.done + b.done;
+    }
+    expect(done).toBe(40);
+    const seen = readFileSync(join(s.root, 'runs'), 'utf8').split('\n').filter(Boolean);
+    expect(seen).toHaveLength(40);
+    expect(new Set(seen).size).toBe(40);
+  }, 180_000); // 40 firings and the drains' process starts: minutes on a loaded 2-core machine
+
+  it.concurrent('kill -9 of a drainer mid-job loses nothing: not started again while its hook runs on, run again once the hook is gone; the job waiting in its local queue runs once', async (t) => {
+    const s = sandboxFor(t);
     // One hook at a time: the second job waits in the drainer's local queue, fetched and locked but not started.
     const env = setup(s, 'postgres', { delay: 0, settings: '  max_parallel_hooks: 1\n', shell: 'echo start >> ../runs; if [ ! -e ../second ]; then touch ../second; exec sleep 600; fi' });
     await fire(s, env, 's1');
@@ -296,6 +309,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     let seen: any;
     try {
       // Once the dead drainer's locks are stale (10 s) a drain runs the waiting job, sees the first job's hook alive, and leaves it.
+      await locksStale(env);
       for (let i = 0; i < 200 && !seen; i++) seen = (await cli(s, env, ['drain-outbox', '--json'])).jobs.find((j: any) => j.outcome === 'claimed');
       expect(seen).toMatchObject({ job_id: first });
       expect(runs(s)).toBe(2);
@@ -304,6 +318,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
       process.kill(-hook, 'SIGKILL');
     }
     await eventually(() => { try { process.kill(hook, 0); return false; } catch { return true; } }, 10_000, 'the hook gone');
+    await locksStale(env);
     let done = 0;
     for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done;
     expect(done).toBe(1);
@@ -314,8 +329,8 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(filed.every((j) => j.attempts === 2)).toBe(true);
   }, 90_000);
 
-  it('a watcher stopped with SIGTERM hands back the job waiting in its local queue, its start not counted; the stopped run is due again', async () => {
-    const s = sandbox();
+  it.concurrent('a watcher stopped with SIGTERM hands back the job waiting in its local queue, its start not counted; the stopped run is due again', async (t) => {
+    const s = sandboxFor(t);
     const env = setup(s, 'postgres', { delay: 0, settings: '  max_parallel_hooks: 1\n', shell: 'echo start >> ../runs; while [ ! -e ../release ]; do sleep 0.05; done' });
     await fire(s, env, 's1');
     await fire(s, env, 's2');
@@ -334,8 +349,8 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(runs(s)).toBe(3);
   }, 90_000);
 
-  it('a watcher runs the hook as the hooks file says now: an edit is seen by the jobs that start a second later', async () => {
-    const s = sandbox();
+  it.concurrent('a watcher runs the hook as the hooks file says now: an edit is seen by the jobs that start a second later', async (t) => {
+    const s = sandboxFor(t);
     const env = setup(s, 'postgres', { delay: 0, shell: 'echo one >> ../runs' });
     const child = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false });
     try {
@@ -353,14 +368,14 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     }
   }, 60_000);
 
-  it('a job that runs past the stale time under a live drainer is not started again by another drain', async () => {
-    const s = sandbox();
+  it.concurrent('a job that runs past the stale time under a live drainer is not started again by another drain', async (t) => {
+    const s = sandboxFor(t);
     const env = setup(s, 'postgres', { shell: 'echo start >> ../runs; for i in $(seq 1 1200); do [ -e ../go ] && exit 0; sleep 0.05; done; exit 1', execution: 'timeout_seconds: 120\n' });
     await fire(s, env);
     const first = execa(process.execPath, [BIN, 'drain-outbox', '--json', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false });
     await eventually(() => runs(s) === 1, 30_000, 'the first start');
     // Past the 10 s a lock may go unrefreshed: the first drain's heartbeat must be what keeps its job.
-    await new Promise((r) => setTimeout(r, 12_000)); // the stale time itself is what is tested
+    await until(async () => (await sql(env, 'SELECT 1 FROM graphile_worker.jobs WHERE locked_by IS NOT NULL AND locked_at < now() - make_interval(secs => $1)', [LOCK_STALE_MS / 1000])).length === 1, 'the lock to be older than the stale time');
     // The lock is held under the id the drainer beats for (a drainer on another machine has no process group to check).
     const locks = await sql(env, `SELECT j.locked_by, d.seen_at > now() - interval '5 seconds' AS fresh FROM graphile_worker.jobs j
       LEFT JOIN chrys_outbox.drainers d ON d.worker_id = j.locked_by WHERE j.locked_by IS NOT NULL`);
@@ -373,6 +388,33 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(JSON.parse(finished.stdout)).toMatchObject({ done: 1 });
     expect(runs(s)).toBe(1);
   }, 120_000);
+
+  // A cluster of its own: the other tests of the file use theirs meanwhile.
+  it.concurrent('the server gone mid-drain: the drain says outbox_unreachable (69, no password); after the restart the job is not lost and runs', async (t) => {
+    const s = sandboxFor(t);
+    const own = await ownCluster(t);
+    const env = setup(s, 'postgres', { delay: 0, shell: 'echo start >> ../runs; while [ ! -e ../release ]; do sleep 0.05; done' }, () => own);
+    await fire(s, env);
+    const drain = s.run(['drain-outbox', '--json'], { env });
+    await eventually(() => runs(s) === 1, 30_000, 'the first start');
+    own.pgStop('fast');
+    try {
+      writeFileSync(join(s.root, 'release'), ''); // the hook ends while the server is down: its filing cannot happen
+      const r = await drain;
+      expect(r.exitCode, r.stderr + r.stdout).toBe(69);
+      expect(r.stderr).toContain('cannot use the PostgreSQL outbox at postgres://chrys:***@');
+      expect(r.stderr + r.stdout).not.toContain(own.password);
+    } finally {
+      own.pgStart();
+    }
+    expect(await listed(s, env, 'pending')).toHaveLength(1);
+    await locksStale(env); // its lock goes stale after 10 s
+    let done = 0;
+    for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done;
+    expect(done).toBe(1);
+    expect(runs(s)).toBe(2);
+    expect(await listed(s, env, 'pending')).toEqual([]);
+  }, 90_000);
 
   it('fire does not hang on a database that holds a lock: past its query timeout the job goes to the file outbox', async () => {
     const s = sandbox();
@@ -412,30 +454,6 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(summary.done).toBe(3);
     expect(runs(s)).toBe(3);
   });
-
-  it('the server gone mid-drain: the drain says outbox_unreachable (69, no password); after the restart the job is not lost and runs', async () => {
-    const s = sandbox();
-    const env = setup(s, 'postgres', { delay: 0, shell: 'echo start >> ../runs; while [ ! -e ../release ]; do sleep 0.05; done' });
-    await fire(s, env);
-    const drain = s.run(['drain-outbox', '--json'], { env });
-    await eventually(() => runs(s) === 1, 30_000, 'the first start');
-    cluster().pgStop('fast');
-    try {
-      writeFileSync(join(s.root, 'release'), ''); // the hook ends while the server is down: its filing cannot happen
-      const r = await drain;
-      expect(r.exitCode, r.stderr + r.stdout).toBe(69);
-      expect(r.stderr).toContain('cannot use the PostgreSQL outbox at postgres://chrys:***@');
-      expect(r.stderr + r.stdout).not.toContain(cluster().password);
-    } finally {
-      cluster().pgStart();
-    }
-    expect(await listed(s, env, 'pending')).toHaveLength(1);
-    let done = 0;
-    for (let i = 0; i < 200 && done === 0; i++) done = (await cli(s, env, ['drain-outbox', '--json'])).done; // its lock goes stale after 10 s
-    expect(done).toBe(1);
-    expect(runs(s)).toBe(2);
-    expect(await listed(s, env, 'pending')).toEqual([]);
-  }, 90_000);
 
   it('a row whose payload is not a Chrys job is filed failed as outbox_invalid_job; the Chrys job beside it runs, nothing else touched', async () => {
     const s = sandbox();

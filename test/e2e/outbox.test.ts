@@ -3,9 +3,9 @@ import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { type TestContext, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCK_STALE_MS } from '../../src/outbox/claim.js';
-import { BIN, Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, sandboxFor, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
@@ -301,16 +301,9 @@ describe('drain-outbox and the folders it finds', () => {
 });
 
 describe('faults', () => {
-  // A sandbox of its own, removed when the test ends (by the test context's hook: the global one cannot tell concurrent tests apart).
-  const fresh = (t: TestContext): Sandbox => {
-    const s = new Sandbox();
-    t.onTestFinished(() => s.cleanup());
-    return s;
-  };
-
   // The two killed-claimant tests run at once: each waits out a lock's 10 s, and the waits need not take turns.
   it.concurrent('delivers a durable job exactly once more after the worker is killed mid-run', async (t) => {
-    const s = fresh(t);
+    const s = sandboxFor(t);
     // First run: record the worker's pid and hang. Later runs: count a delivery and exit 0.
     s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $PPID > ../first; echo $$ > ../hook.pid; sleep 300; fi; echo delivered >> ../deliveries'));
     await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
@@ -330,7 +323,7 @@ describe('faults', () => {
   }, 60_000);
 
   it.concurrent('takes over the claim of a drain-outbox killed while running a job', async (t) => {
-    const s = fresh(t);
+    const s = sandboxFor(t);
     s.globalHooks(DELIVER('if [ ! -e ../first ]; then echo $$ > ../first; sleep 300; fi; echo delivered >> ../deliveries'));
     pendingJob(s, 'held');
     const first = execa(process.execPath, [BIN, 'drain-outbox', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
@@ -520,13 +513,27 @@ describe('delays run on time (default retry age)', () => {
   it('--dry-run shows each job\'s due time', async () => {
     const s = sandbox();
     s.globalHooks(DEFAULTS('true'));
-    pendingJob(s, 'soon', { due_at: new Date(Date.now() + 600_000).toISOString() });
-    pendingJob(s, 'started', { retries: 1, last_started_at: SECONDS_AGO(30) });
+    const before = Date.now();
+    const soon = new Date(before + 600_000).toISOString();
+    pendingJob(s, 'soon', { due_at: soon });
+    pendingJob(s, 'started', { retries: 1, last_started_at: new Date(before - 30_000).toISOString() });
     pendingJob(s, 'now');
     const r = await s.run(['drain-outbox', '--dry-run']);
+    const after = Date.now();
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/not_due +soon +deliver +due \S+Z \(in (9m 5\ds|10m)\)/);
-    expect(r.stdout).toMatch(/young +started +deliver +due \S+Z \(in (29|30|31)s\)/);
+    // "due <time> (in 9m 58s)": the time itself, and what was left of the wait when the drain looked (to the
+    // second, between the test's start and the drain's end: a loaded machine may take seconds to start it).
+    const shown = (line: RegExp, due: string): void => {
+      const m = line.exec(r.stdout);
+      expect(m, r.stdout).not.toBeNull();
+      expect(m![1]).toBe(due);
+      const left = Number(m![2] ?? 0) * 60 + Number(m![3] ?? 0);
+      expect(left, m![0]).toBeGreaterThanOrEqual(Math.round((Date.parse(due) - after) / 1000));
+      expect(left, m![0]).toBeLessThanOrEqual(Math.round((Date.parse(due) - before) / 1000));
+    };
+    shown(/not_due +soon +deliver +due (\S+Z) \(in (?:(\d+)m)(?: (\d+)s)?\)/, soon);
+    // Started 30 s ago under the default 60 s retry age.
+    shown(/young +started +deliver +due (\S+Z) \(in ()(\d+)s\)/, new Date(before + 30_000).toISOString());
     expect(r.stdout).toMatch(/would_run +now +deliver +due now/);
   });
 

@@ -37,7 +37,7 @@ describe('trust covers what runs, not the data a hook writes', () => {
     const list = JSON.parse((await s.run(['trust', '--list', '--json'])).stdout);
     expect(list.workspaces).toMatchObject([{ state: 'trusted' }]);
     expect((await s.fire(EDIT)).decision.project_trust).toMatchObject({ trusted: true, rule: 'trust_record' });
-  });
+  }, 120_000); // 40 firings one after another, and the test files running beside them: past a minute on a loaded 2-core machine
 
   it('says in the review that trust cannot see into sh -c', async () => {
     const s = sandbox();

@@ -1,10 +1,10 @@
 // drain-outbox --watch, "not yet" retries and job logs, through the real binary.
 // Every wait is on an event (a file, a log line), bounded by a deadline.
 import { type ResultPromise, execa } from 'execa';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, isAlive, useSandbox } from '../helpers/sandbox.js';
+import { type TestContext, describe, expect, it } from 'vitest';
+import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, isAlive, sandboxFor, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
@@ -36,32 +36,27 @@ interface Watch {
   line: (pred: (l: any) => boolean, what: string, ms?: number) => Promise<any>;
 }
 
-const watchers: Watch[] = [];
-afterEach(async () => {
-  for (const w of watchers.splice(0)) {
-    w.proc.kill('SIGKILL');
-    await w.proc;
-  }
-});
-
-/** Starts `drain-outbox --watch --json` and waits until it is watching. */
-async function startWatch(s: Sandbox, args: string[] = []): Promise<Watch> {
+/** Starts `drain-outbox --watch --json` and waits until it is watching; killed when the test `t` ends (before its sandbox goes). */
+async function startWatch(t: TestContext, s: Sandbox, args: string[] = []): Promise<Watch> {
   const proc = execa(process.execPath, [BIN, 'drain-outbox', '--watch', '--json', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(), extendEnv: false, reject: false, cwd: s.workspace });
   let text = '';
   proc.stderr!.on('data', (c: Buffer) => (text += c.toString()));
   // Only complete lines: the last one may still be arriving.
   const log = (): any[] => text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const w: Watch = { proc, log, line: (pred, what, ms = 30_000) => eventually(() => log().find(pred), ms, what) };
-  watchers.push(w);
+  t.onTestFinished(async () => {
+    proc.kill('SIGKILL');
+    await proc;
+  });
   await w.line((l) => l.watching, 'the watcher to start');
   return w;
 }
 
 describe('drain-outbox --watch', () => {
-  it('runs a follow-up queued for 3 s within 1 s of its due_at', async () => {
-    const s = sandbox();
+  it.concurrent('runs a follow-up queued for 3 s within 1 s of its due_at', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks(DELIVER('echo ran >> ../ran', '', '\ndelay_seconds: 3'));
-    const w = await startWatch(s);
+    const w = await startWatch(t, s);
     const { decision } = await s.fire({ event: 'after_tool_call', tool: { name: 'x' } });
     expect(decision.hooks).toMatchObject([{ id: 'deliver', status: 'queued' }]);
     const done = await w.line((l) => l.outcome === 'done', 'the follow-up to be done', 20_000);
@@ -73,10 +68,10 @@ describe('drain-outbox --watch', () => {
     expect(lines(join(s.root, 'ran'))).toEqual(['ran']);
   }, 40_000);
 
-  it('retries a hook that exits 75 ("not yet") until it succeeds', async () => {
-    const s = sandbox();
+  it.concurrent('retries a hook that exits 75 ("not yet") until it succeeds', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks(DELIVER('echo run >> ../runs; [ $(wc -l < ../runs) -ge 3 ] || exit 75'));
-    const w = await startWatch(s);
+    const w = await startWatch(t, s);
     pendingJob(s, 'later');
     await w.line((l) => l.outcome === 'done', 'the third run to succeed');
     expect(lines(join(s.root, 'runs'))).toHaveLength(3);
@@ -84,10 +79,10 @@ describe('drain-outbox --watch', () => {
     expect(jobs(s, 'done')).toMatchObject([{ job_id: 'later', retries: 3, state: 'done', error: null }]);
   }, 40_000);
 
-  it('fails with max_retries a hook that says "not yet" forever, after outbox_max_retries starts', async () => {
-    const s = sandbox();
+  it.concurrent('fails with max_retries a hook that says "not yet" forever, after outbox_max_retries starts', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks(DELIVER('echo run >> ../runs; exit 75', '  outbox_max_retries: 3\n'));
-    const w = await startWatch(s);
+    const w = await startWatch(t, s);
     pendingJob(s, 'never');
     const failed = await w.line((l) => l.outcome === 'failed', 'the job to fail');
     expect(failed).toMatchObject({ job_id: 'never', error: 'max_retries' });
@@ -95,16 +90,19 @@ describe('drain-outbox --watch', () => {
     expect(lines(join(s.root, 'runs'))).toHaveLength(3);
   }, 40_000);
 
-  it('two watchers and a one-shot drain over 300 jobs start each job once', async () => {
-    const s = sandbox();
+  it('two watchers and a one-shot drain over 300 jobs start each job once', async (t) => {
+    const s = sandboxFor(t);
     // mkdir is atomic: a second concurrent run of the same job would find its directory taken.
     s.globalHooks(DELIVER('n=$(sed -e "s/.*\\"n\\": *\\([0-9]*\\).*/\\1/" "$CHRYS_HOOK_PAYLOAD_FILE"); mkdir ../running/$n || echo $n >> ../twice; echo $n >> ../ran; rmdir ../running/$n'));
     mkdirSync(join(s.root, 'running'));
-    const a = await startWatch(s);
-    const b = await startWatch(s);
+    const a = await startWatch(t, s);
+    const b = await startWatch(t, s);
     for (let i = 0; i < 300; i++) pendingJob(s, `job-${String(i).padStart(3, '0')}`, { payload: { event: 'after_tool_call', n: i } });
     const once = await drain(s);
-    await eventually(() => jobs(s, 'done').length === 300, 60_000, 'all 300 jobs to be done');
+    // Counted while waiting (parsing 300 files in every poll would slow the drains it waits for); parsed once done.
+    const filed = (): number => (existsSync(outbox(s, 'done')) ? readdirSync(outbox(s, 'done')).filter((f) => f.endsWith('.json')).length : 0);
+    await eventually(() => filed() === 300, 60_000, 'all 300 jobs to be done');
+    expect(jobs(s, 'done').filter((j) => j.state === 'done')).toHaveLength(300);
     const ran = lines(join(s.root, 'ran'));
     expect(ran).toHaveLength(300);
     expect(new Set(ran).size).toBe(300);
@@ -115,10 +113,10 @@ describe('drain-outbox --watch', () => {
     expect(reported()).toBe(300);
   }, 120_000);
 
-  it('on SIGTERM leaves a running job pending and exits 0', async () => {
-    const s = sandbox();
+  it.concurrent('on SIGTERM leaves a running job pending and exits 0', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks(DELIVER('echo $$ > ../hook.pid; sleep 300', '  shutdown_grace_seconds: 1\n'));
-    const w = await startWatch(s);
+    const w = await startWatch(t, s);
     pendingJob(s, 'long');
     const hookPid = Number(await eventually(() => read(join(s.root, 'hook.pid'))?.trim() || undefined, 30_000, 'the hook to start'));
     w.proc.kill('SIGTERM');
@@ -129,25 +127,29 @@ describe('drain-outbox --watch', () => {
     await eventually(() => !isAlive(hookPid), 10_000, 'the hook to be stopped');
   }, 40_000);
 
-  it('picks up a new hooks file and a recreated outbox while it runs', async () => {
-    const s = sandbox();
+  it.concurrent('picks up a new hooks file and a recreated outbox while it runs', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks('hooks: []\n');
-    const w = await startWatch(s, ['--interval', '30']);
+    const w = await startWatch(t, s, ['--interval', '30']);
     pendingJob(s, 'first');
     await w.line((l) => l.outcome === 'stale_source', 'the job without a hook to fail');
     s.globalHooks(DELIVER('echo ok >> ../ran'));
-    rmSync(join(s.configDir, 'hooks', 'outbox'), { recursive: true, force: true });
+    // Moved away first, then deleted: the watcher may be writing into the outbox meanwhile (rm -r would then meet
+    // a folder not empty); what it writes after the move goes to the new outbox.
+    const gone = join(s.root, 'outbox-gone');
+    renameSync(join(s.configDir, 'hooks', 'outbox'), gone);
+    rmSync(gone, { recursive: true, force: true });
     await eventually(() => existsSync(outbox(s, 'pending')), 10_000, 'the outbox to be recreated');
     pendingJob(s, 'second');
     await w.line((l) => l.outcome === 'done' && l.job_id === 'second', 'the second job to run', 20_000);
     expect(isAlive(w.proc.pid!)).toBe(true);
   }, 40_000);
 
-  it('runs an untrusted job as soon as its workspace is trusted, without waiting for the interval', async () => {
-    const s = sandbox();
+  it.concurrent('runs an untrusted job as soon as its workspace is trusted, without waiting for the interval', async (t) => {
+    const s = sandboxFor(t);
     s.globalHooks('settings:\n  outbox_retry_age_seconds: 0\nhooks: []\n');
     const project = s.projectHooks(`hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: "type: shell\nshell: 'echo ok >> ../ran'", execution: 'mode: async\ndelivery: durable' })}\n`);
-    const w = await startWatch(s, ['--interval', '60']);
+    const w = await startWatch(t, s, ['--interval', '60']);
     pendingJob(s, 'proj', { hook_source: 'project', hook_source_path: project, payload: { event: 'after_tool_call', cwd: s.workspace } });
     const untrusted = await w.line((l) => l.outcome === 'untrusted', 'the job to be reported untrusted');
     expect(untrusted.command).toBe(`chrys-hooks trust --cwd ${s.workspace} --config-dir ${s.configDir}`);

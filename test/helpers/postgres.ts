@@ -1,7 +1,8 @@
 // A throw-away PostgreSQL cluster per test file (scripts/pg-cluster.mjs):
-// started before the file's tests, torn down after. Without the binaries the
+// started before the file's tests, torn down after (and one per test for a
+// test that stops the server). Without the binaries the
 // tests fail under CI=1 and skip, saying so, elsewhere.
-import { afterAll, beforeAll } from 'vitest';
+import { type TestContext, afterAll, beforeAll } from 'vitest';
 import { type Cluster, findPgBin, startCluster } from '../../scripts/pg-cluster.mjs';
 
 export const PG_AVAILABLE = findPgBin() !== undefined;
@@ -22,4 +23,15 @@ export function useCluster(): () => Cluster {
     if (!cluster) throw new Error('no cluster');
     return cluster;
   };
+}
+
+/**
+ * A cluster of this test's own, torn down when the test ends: for a test that
+ * stops or restarts the server while other tests of the file run at once on
+ * the file's cluster.
+ */
+export async function ownCluster(t: TestContext): Promise<Cluster> {
+  const cluster = await startCluster();
+  t.onTestFinished(() => cluster.stop());
+  return cluster;
 }

@@ -5,7 +5,7 @@ import { execa } from 'execa';
 import { chmodSync, cpSync, watch, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterEach } from 'vitest';
+import { type TestContext, afterEach } from 'vitest';
 
 export const BIN = resolve('bin/chrys-hooks');
 
@@ -150,6 +150,16 @@ export function useSandbox(): () => Sandbox {
     done?.cleanup();
   });
   return () => (current ??= new Sandbox());
+}
+
+/**
+ * A sandbox of the test whose context `t` is, removed when that test ends. For
+ * `it.concurrent` tests: useSandbox's afterEach cannot tell concurrent tests apart.
+ */
+export function sandboxFor(t: TestContext): Sandbox {
+  const s = new Sandbox();
+  t.onTestFinished(() => s.cleanup());
+  return s;
 }
 
 /** A blocking hook entry as YAML, for brevity in tests. */

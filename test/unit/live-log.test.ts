@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LiveLog, liveLogPath, liveLogsDir } from '../../src/run/live-log.js';
-import { lowestFreeFd } from '../helpers/fd.js';
+import { heldUnder } from '../helpers/fd.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -67,12 +67,12 @@ describe('LiveLog', () => {
   it('removes the live log once the run ended, and closes it', () => {
     const dir = config();
     const path = liveLogPath(dir, 'job-1')!;
-    const before = lowestFreeFd();
     const live = new LiveLog(dir, path);
     live.write('stdout', Buffer.from('out\n'));
+    expect(heldUnder(dir)).toEqual([path]);
     live.close();
     expect(existsSync(path)).toBe(false);
-    expect(lowestFreeFd()).toBe(before);
+    expect(heldUnder(dir)).toEqual([]);
   });
 
   it('removes, at the end of a run that printed nothing, the live log an earlier killed start left', () => {

@@ -2,7 +2,7 @@
 // files and environment a hook gets, how each way of ending is recorded
 // (exit, result file state, timeout, signal, cancellation, launch error),
 // output capture, and that nothing is left behind.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, existsSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, existsSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,7 +16,7 @@ import { TempFiles } from '../../src/run/runtime.js';
 import { MAX_TIMEOUT_MS, OUTPUT_LIMIT, RESULT_LIMIT, type RunOptions, launchFailure, promptBody, readResultFile, runHook } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
-import { lowestFreeFd } from '../helpers/fd.js';
+import { heldUnder, lowestFreeFd } from '../helpers/fd.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'chrys-spawn-'));
 
@@ -569,20 +569,11 @@ describe('descriptors', () => {
   });
 
   it('leaves no descriptor of the payload file open in the runner, whether the hook started or not', async () => {
-    // By path, not lowestFreeFd: the file's name says which descriptor leaked, whatever else this process has open.
-    const held = (dir: string): string[] => readdirSync('/proc/self/fd').flatMap((fd) => {
-      try {
-        const target = readlinkSync(`/proc/self/fd/${fd}`);
-        return target.startsWith(dir) ? [target] : [];
-      } catch {
-        return []; // closed since the listing
-      }
-    });
     const started = await run('cat >/dev/null');
     expect(started.record.status).toBe('ok');
-    expect(held(started.dir)).toEqual([]);
+    expect(heldUnder(started.dir)).toEqual([]);
     const missing = await run('', {}, '{}', { run: { argv: [join(started.dir, 'no-such-command')] } });
     expect(missing.record.outcome.launchError).toContain('command not found');
-    expect(held(missing.dir)).toEqual([]);
+    expect(heldUnder(missing.dir)).toEqual([]);
   });
 });
