@@ -42,7 +42,7 @@ export const ERROR_OBJECT_CODES: Readonly<Record<ErrorCode, string>> = {
   invalid_request: '`serve`: a request line that is blank, not an object, or has a key other than id, protocol, event and envelope (answered, the server goes on)',
   unknown_protocol: '`serve` and the API: a `protocol` other than chrys, claude, codex and gemini (answered, the server goes on)',
   unknown_job: '`outbox show`, `logs`, `retry`, `drop`: no job by that id in the outbox (65)',
-  outbox_unreadable: 'not from `fire`: an outbox folder or job file cannot be read (no permission, a file where a folder should be; on PostgreSQL, a role that cannot read the payloads of pending jobs); only a missing folder counts as empty (74)',
+  outbox_unreadable: 'not from `fire`: an outbox folder or job file cannot be read (no permission, a file where a folder should be; on PostgreSQL, a role that cannot read the payloads of pending jobs, or that lacks a privilege the command needs); only a missing folder counts as empty (74)',
   outbox_unreachable: 'the PostgreSQL outbox cannot be reached or refused the login (server down, wrong password, no such database, server gone mid-drain); the password is never shown; `fire` falls back to the file outbox instead (69)',
   outbox_config_invalid: 'the user settings `outbox` section names an unknown backend or field, or its `url_env` variable is unset or not a postgres:// URL (78)',
   outbox_invalid_job: 'a row in the PostgreSQL outbox whose payload is not a Chrys job; the drain files it as failed with this error, nothing else is touched (65)',

@@ -248,6 +248,11 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
 
     expect(await listed(s, viewer)).toEqual([]);
     expect(await listed(s, env)).toEqual([]);
+    expect(await cli(s, viewer, ['drain-outbox', '--dry-run', '--json'])).toMatchObject({ considered: 0, jobs: [] });
+    // A drain makes the schemas, which this role may not: said as such, not as a bug to report.
+    const refused = await cli(s, viewer, ['drain-outbox'], 74);
+    expect(refused.stderr).toContain('this database role may not do what the command needs in the PostgreSQL outbox (permission denied');
+    expect(refused.stderr).not.toContain('please report');
     const unknown = await cli(s, viewer, ['outbox', 'show', 'no-such-job'], 65);
     expect(unknown.stderr).toContain('no job "no-such-job" in the outbox');
     expect(await schemas()).toBe(0);
@@ -260,7 +265,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(policy).toHaveLength(1);
     for (const st of grants) await sql(env, st.replaceAll('viewer', role));
     // graphile-worker keeps row-level security on its private tables: without a policy the role reads no payloads, and says so.
-    for (const args of [['outbox', 'list'], ['outbox', 'show', 'no-such-job']]) {
+    for (const args of [['outbox', 'list'], ['outbox', 'show', 'no-such-job'], ['drain-outbox', '--dry-run']]) {
       const hidden = await cli(s, viewer, args, 74);
       expect(hidden.stderr).toContain('this database role cannot read 1 pending job of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)');
     }
@@ -268,6 +273,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     const [job] = await listed(s, viewer);
     expect(job).toMatchObject({ hook_id: 'follow-up', event: 'after_turn', session_id: 's1', state: 'pending' });
     expect((await cli(s, viewer, ['outbox', 'show', job.job_id, '--json'])).job_id).toBe(job.job_id);
+    expect((await cli(s, viewer, ['drain-outbox', '--dry-run', '--json'])).jobs).toMatchObject([{ job_id: job.job_id, hook_id: 'follow-up' }]);
   });
 
   it.concurrent('two drainers at once start each of 40 jobs exactly once', async (t) => {

@@ -3,14 +3,13 @@
 // job a drainer holds (locked) is never changed: retry and drop say `running`.
 
 import type { Client } from 'pg';
-import { ChrysError } from '../../core/errors.js';
 import { type Change, type OutboxBackend, doneJob, unknownJob } from '../backend.js';
 import { requeued } from '../job.js';
 import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
 import { connect, withClient } from './connect.js';
-import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, hiddenPending, isMissingSchema, jobKey, listFinished, listPending, pruneFinished, removeUnlocked, tryPendingEntry } from './queue.js';
+import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, isMissingSchema, jobKey, listFinished, listPending, pruneFinished, refuseHiddenPending, removeUnlocked, tryPendingEntry } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 
@@ -40,7 +39,7 @@ export class PostgresOutbox implements OutboxBackend {
   async list(state?: JobState): Promise<OutboxEntry[]> {
     return this.look(async (c) => {
       const wanted = state === undefined || state === 'pending' || state === 'deferred';
-      if (wanted) await refuseHidden(c);
+      if (wanted) await refuseHiddenPending(c);
       const pending = wanted ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
       const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? { state } : undefined) : [];
       return [...pending, ...finished].filter((e) => state === undefined || stateOf(e) === state);
@@ -122,15 +121,7 @@ export class PostgresOutbox implements OutboxBackend {
     if (pending) return pending;
     const [finished] = await listFinished(c, { jobId });
     if (finished) return finished;
-    await refuseHidden(c);
+    await refuseHiddenPending(c);
     throw unknownJob(jobId);
   }
 }
-
-/** Says so when this role cannot see some pending jobs, rather than show an outbox without them. */
-async function refuseHidden(c: Client): Promise<void> {
-  const n = await hiddenPending(c);
-  if (n === 0) return;
-  throw new ChrysError('outbox_unreadable', `this database role cannot read ${n} pending job${n === 1 ? '' : 's'} of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)`, 'give the role a SELECT policy on that table (docs/outbox-postgres.md, "Roles"), or use the role that made the outbox');
-}
-

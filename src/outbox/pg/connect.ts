@@ -49,6 +49,15 @@ export function isUnreachable(e: unknown): boolean {
   return /timeout|terminated|Connection terminated|ECONNRESET|not queryable|Client was closed/i.test(message);
 }
 
+/** A driver error as the outbox's own: unreachable, a privilege this role lacks (SQLSTATE 42501), else a bug. */
+export function outboxError(url: string, e: unknown): ChrysError {
+  if (e instanceof ChrysError) return e;
+  if (isUnreachable(e)) return unreachable(url, e);
+  const message = redact((e as Error)?.message ?? String(e), url);
+  if ((e as { code?: string }).code === '42501') return new ChrysError('outbox_unreadable', `this database role may not do what the command needs in the PostgreSQL outbox (${message})`, 'run it as the role that made the outbox, or grant what docs/outbox-postgres.md ("Roles") lists');
+  return new ChrysError('internal', `PostgreSQL outbox: ${message}`, 'please report this with the command you ran');
+}
+
 export function unreachable(url: string, e: unknown): ChrysError {
   const code = (e as { code?: string }).code;
   const why = redact(`${code && UNREACHABLE_STATES[code] ? `${UNREACHABLE_STATES[code]}: ` : ''}${(e as Error)?.message ?? String(e)}`, url);
@@ -97,9 +106,7 @@ export async function withClient<T>(url: string, fn: (client: Client) => Promise
   try {
     return await fn(client);
   } catch (e) {
-    if (e instanceof ChrysError) throw e;
-    if (isUnreachable(e)) throw unreachable(url, e);
-    throw new ChrysError('internal', `PostgreSQL outbox: ${redact((e as Error).message, url)}`, 'please report this with the command you ran');
+    throw outboxError(url, e);
   } finally {
     await client.end().catch(() => {});
   }

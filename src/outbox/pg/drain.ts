@@ -44,10 +44,10 @@ import { type Job, InvalidJob, parseJob } from '../job.js';
 import { retryPolicy, retryRequest } from '../retry.js';
 import { type DrainSummary, type JobReport, Tally } from '../summary.js';
 import type { OutboxChoice } from './choice.js';
-import { isUnreachable, loadGraphile, pool, unreachable } from './connect.js';
+import { isUnreachable, loadGraphile, outboxError, pool, unreachable } from './connect.js';
 import { absorbFileJobs } from './migrate.js';
 import { GroupCommit } from './group-commit.js';
-import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, quietLogger } from './queue.js';
+import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, isMissingSchema, listFinished, listPending, quietLogger, refuseHiddenPending, tryPendingEntry } from './queue.js';
 import { redact } from './redact.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
@@ -135,14 +135,12 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
   // The ends of runs that finish together, filed (and their rows deleted) in one statement.
   const filings = new GroupCommit<FinishedRun>((runs) => lasting((c) => fileFinished(c, runs)));
   try {
+    if (opts.dryRun) return await dryRun(guard, tally);
     await guard((c) => ensureSchema(c, choice.url));
-    if (!opts.dryRun) {
-      pruneLogs(configDir);
-      ensureDir(locksDir(configDir));
-    }
-    const absorbed = opts.dryRun ? 0 : await guard((c) => absorbFileJobs(configDir, c, choice.hostId));
+    pruneLogs(configDir);
+    ensureDir(locksDir(configDir));
+    const absorbed = await guard((c) => absorbFileJobs(configDir, c, choice.hostId));
     if (absorbed > 0) tally.warn({ code: 'outbox_fallback', message: `moved ${absorbed} job${absorbed === 1 ? '' : 's'} that fire wrote to the file outbox while PostgreSQL was unreachable into the database` });
-    if (opts.dryRun) return await dryRun(guard, tally, choice);
 
     const beat = async (): Promise<void> => {
       await guard(async (c) => {
@@ -361,9 +359,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     if (lost !== undefined) throw lost instanceof ChrysError ? lost : unreachable(choice.url, lost);
     return tally.summary;
   } catch (e) {
-    if (e instanceof ChrysError) throw e;
-    if (isUnreachable(e)) throw unreachable(choice.url, e);
-    throw new ChrysError('internal', `PostgreSQL outbox: ${redact((e as Error).message, choice.url)}`, 'please report this with the command you ran');
+    throw outboxError(choice.url, e);
   } finally {
     if (heartbeat) clearInterval(heartbeat);
     if (workers.size) await db.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [[...workers]]).catch(() => {});
@@ -402,9 +398,17 @@ async function unlockStale(c: PoolClient): Promise<void> {
   await c.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [stale]);
 }
 
-async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, choice: Postgres): Promise<DrainSummary> {
-  const { listPending, tryPendingEntry } = await import('./queue.js');
-  const rows = await guard((c) => listPending(c));
+/** What a drain would do, read as `outbox list` reads (no DDL: a role that may only read can ask). */
+async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally): Promise<DrainSummary> {
+  const rows = await guard(async (c) => {
+    try {
+      await refuseHiddenPending(c);
+      return await listPending(c);
+    } catch (e) {
+      if (isMissingSchema(e)) return [];
+      throw e;
+    }
+  });
   const now = Date.now();
   for (const row of rows) {
     const e = tryPendingEntry(row);
@@ -413,6 +417,5 @@ async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T
       : { job_id: `pg-${row.id}`, hook_id: '', outcome: 'invalid_job', error: 'outbox_invalid_job: the payload is not a Chrys job' };
     tally.report(report, !e);
   }
-  void choice;
   return tally.summary;
 }

@@ -10,9 +10,8 @@ import { ChrysError } from '../../core/errors.js';
 import { type Job, writeJob } from '../job.js';
 import { ensureOutbox } from '../store.js';
 import { type OutboxChoice, outboxChoice } from './choice.js';
-import { FIRE_QUERY_TIMEOUT_MS, connect, isUnreachable, unreachable } from './connect.js';
+import { FIRE_QUERY_TIMEOUT_MS, connect, outboxError } from './connect.js';
 import { addJobs, ensureSchema, isMissingSchema, jobKey } from './queue.js';
-import { redact } from './redact.js';
 
 export interface DurableJob {
   job: Job;
@@ -55,8 +54,7 @@ export async function queueDurable(configDir: string, choice: Extract<OutboxChoi
     }
     return [];
   } catch (e) {
-    const why = e instanceof ChrysError ? e.message : isUnreachable(e) ? unreachable(choice.url, e).message : `PostgreSQL outbox: ${redact((e as Error).message, choice.url)}`;
-    return toFiles(configDir, jobs, why);
+    return toFiles(configDir, jobs, outboxError(choice.url, e).message);
   }
 }
 

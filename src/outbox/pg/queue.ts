@@ -8,6 +8,7 @@
 import type { Client, PoolClient } from 'pg';
 import type { Hook } from '../../core/config.js';
 import { stringField } from '../../core/envelope.js';
+import { ChrysError } from '../../core/errors.js';
 import { type Json, stringifyJson } from '../../core/json.js';
 import { type Job, InvalidJob, parseJob } from '../job.js';
 import type { OutboxEntry } from '../view.js';
@@ -146,14 +147,17 @@ export function tryPendingEntry(row: PendingRow): OutboxEntry | undefined {
 }
 
 /**
- * Chrys rows whose payload this role cannot see: graphile-worker keeps
- * row-level security on _private_jobs, so a role given SELECT but no policy
- * reads no payloads, and the outbox would look empty. One statement, one snapshot.
+ * Says so when this role cannot see some pending jobs, rather than show an
+ * outbox without them: graphile-worker keeps row-level security on
+ * _private_jobs, so a role given SELECT but no policy reads no payloads, and
+ * the outbox would look empty. One statement, one snapshot.
  */
-export async function hiddenPending(client: Sql): Promise<number> {
+export async function refuseHiddenPending(client: Sql): Promise<void> {
   const r = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM graphile_worker.jobs j LEFT JOIN graphile_worker._private_jobs p ON p.id = j.id
     WHERE j.task_identifier LIKE 'chrys:%' AND p.id IS NULL`);
-  return r.rows[0]?.n ?? 0;
+  const n = r.rows[0]?.n ?? 0;
+  if (n === 0) return;
+  throw new ChrysError('outbox_unreadable', `this database role cannot read ${n} pending job${n === 1 ? '' : 's'} of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)`, 'give the role a SELECT policy on that table (docs/outbox-postgres.md, "Roles"), or use the role that made the outbox');
 }
 
 export async function listPending(client: Sql): Promise<PendingRow[]> {
