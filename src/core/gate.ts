@@ -70,7 +70,19 @@ export function gate(input: GateInput): Gate {
   const command = m.verdict === 'run' || m.verdict === 'no_match' ? m.command : undefined;
   const no = (status: GateStatus, code: GateCode, reason: string): Gate => ({ run: false, status, code, reason, ...(command ? { command } : {}) });
   if (!input.queued) {
-    if (m.verdict === 'no_match') return no('no_match', 'no_match', m.reason);
+    if (m.verdict === 'no_match') {
+      // The reason is read only by a trace or resolve: built then (command-match.ts).
+      const unmatched = m;
+      return {
+        run: false,
+        status: 'no_match',
+        code: 'no_match',
+        get reason() {
+          return unmatched.reason;
+        },
+        ...(command ? { command } : {}),
+      };
+    }
     if (input.blockedBy) return no('not_run', 'blocked_earlier', blockedEarlierReason(input.blockedBy));
     if (switchedOff(hook, switches)) return no('skipped', 'hooks_off', HOOKS_OFF_REASON);
     const listed = skipReason(hook, switches);

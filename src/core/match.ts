@@ -93,7 +93,16 @@ export function matchHook(hook: Hook, envelope: JsonObject): MatchVerdict {
     if (line === 'not_shell') return { verdict: 'no_match', reason: `tool_name is ${show(name)}, not a shell tool: match.command looks at shell commands only` };
     if (line === 'missing') return { verdict: 'no_match', reason: `tool ${name} has no command line in its arguments` };
     command = matchCommandLine(m.command, line);
-    if (!command.matched) return { verdict: 'no_match', reason: `command: ${command.reason}`, command };
+    if (!command.matched) {
+      const verdict = command;
+      return {
+        verdict: 'no_match',
+        get reason() {
+          return `command: ${verdict.reason}`; // built when read: command-match.ts
+        },
+        command,
+      };
+    }
   }
   if (m.session_kinds && m.session_kinds.length > 0) {
     const kind = str(envelope.session_kind) ?? 'interactive';

@@ -7,7 +7,7 @@
 
 import { testBounded } from '../regex-budget.js';
 import type { Word } from './parse.js';
-import { type Analysis, type Command, analyseCommandLine, programName } from './unwrap.js';
+import { type Analysis, type Command, analyseCommandLine } from './unwrap.js';
 
 /** A compiled clause (normalise.ts builds it from the file). */
 export interface CommandClause {
@@ -78,6 +78,8 @@ export const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   kill: { aliases: { '--signal': '-s' }, values: ['-s', '-n'] },
 };
 
+const NO_SPEC: ProgramSpec = {};
+
 // One line, analysed once for all the hooks that look at it.
 let last: { line: string; analysis: Analysis } | undefined;
 export function analysisOf(line: string): Analysis {
@@ -88,34 +90,45 @@ export function analysisOf(line: string): Analysis {
 /** Whether the command line matches any of the clauses. */
 export function matchCommandLine(clauses: readonly CommandClause[], line: string): CommandVerdict {
   const a = analysisOf(line);
-  const commands = a.commands.map(showCommand);
-  const shown = commands.length === 0 ? 'no simple command' : `simple commands: ${commands.map((c) => `\`${c}\``).join(', ')}`;
+  let listed: string[] | undefined;
+  const commands = (): string[] => (listed ??= a.commands.map(showCommand));
+  const shown = (): string => (commands().length === 0 ? 'no simple command' : `simple commands: ${commands().map((c) => `\`${c}\``).join(', ')}`);
   if (a.failClosed.length > 0) {
     const why = a.failClosed[0]!;
-    return { matched: true, reason: `fails closed: ${why} (${shown})`, commands, failClosed: why };
+    return { matched: true, reason: `fails closed: ${why} (${shown()})`, commands: commands(), failClosed: why };
   }
   for (const clause of clauses) {
     for (const cmd of a.commands) {
       const hit = commandMatches(clause, cmd);
-      if (hit === true) return { matched: true, reason: `\`${showCommand(cmd)}\` matches (${shown})`, commands, matchedCommand: showCommand(cmd) };
-      if (typeof hit === 'string') return { matched: true, reason: `fails closed: ${hit} (${shown})`, commands, matchedCommand: showCommand(cmd), failClosed: hit };
+      if (hit === true) return { matched: true, reason: `\`${showCommand(cmd)}\` matches (${shown()})`, commands: commands(), matchedCommand: showCommand(cmd) };
+      if (typeof hit === 'string') return { matched: true, reason: `fails closed: ${hit} (${shown()})`, commands: commands(), matchedCommand: showCommand(cmd), failClosed: hit };
     }
     if (clause.programs) {
       for (const o of a.opaque) {
         const named = clause.programs.find((p) => namesProgram(o.code, p));
         if (named !== undefined) {
           const why = `${o.what} runs code that names \`${named}\`, which cannot be checked`;
-          return { matched: true, reason: `fails closed: ${why} (${shown})`, commands, failClosed: why };
+          return { matched: true, reason: `fails closed: ${why} (${shown()})`, commands: commands(), failClosed: why };
         }
       }
       const dynamic = a.dynamic.find((cmd) => clause.not === undefined || !clause.not.some((n) => commandMatches({ ...n, programs: undefined }, cmd) === true));
       if (dynamic) {
         const why = `the program \`${dynamic.argv[0]}\` is known only at run time`;
-        return { matched: true, reason: `fails closed: ${why} (${shown})`, commands, matchedCommand: showCommand(dynamic), failClosed: why };
+        return { matched: true, reason: `fails closed: ${why} (${shown()})`, commands: commands(), matchedCommand: showCommand(dynamic), failClosed: why };
       }
     }
   }
-  return { matched: false, reason: `no command matches (${shown})`, commands };
+  // The text is built only when read (resolve, --explain, a trace): listing a long line's
+  // commands costs as much as matching it, and most lines match no guard.
+  return {
+    matched: false,
+    get reason() {
+      return `no command matches (${shown()})`;
+    },
+    get commands() {
+      return commands();
+    },
+  };
 }
 
 const namesProgram = (code: string, program: string): boolean => {
@@ -125,18 +138,18 @@ const namesProgram = (code: string, program: string): boolean => {
 
 /** true = matches; a string = matches because part of it is unknown (fail closed, the why); false = no match. */
 export function commandMatches(clause: CommandClause, cmd: Command): boolean | string {
-  const prog = programName(cmd.argv[0] ?? '');
+  const prog = cmd.program;
   if (clause.programs && !clause.programs.includes(prog)) return false;
-  const spec = Object.hasOwn(PROGRAMS, prog) ? PROGRAMS[prog]! : {};
-  const parts = partsOf(cmd.words.slice(1), spec);
-  let positional = parts.positional;
+  const spec = Object.hasOwn(PROGRAMS, prog) ? PROGRAMS[prog]! : NO_SPEC;
+  const parts = partsOfCommand(cmd, spec);
+  let { flags, positional } = parts;
   if (clause.subcommands) {
     const sub = clause.subcommands.find((s) => s.every((w, i) => positional[i]?.text === w));
     if (!sub) return false;
     positional = positional.slice(sub.length);
-    if (prog === 'git' && sub[0] === 'push' && positional.some((w) => w.text.startsWith('+'))) parts.flags.add('-f');
+    if (prog === 'git' && sub[0] === 'push' && positional.some((w) => w.text.startsWith('+'))) flags = new Set([...flags, '-f']);
   }
-  if (clause.flags && !clause.flags.every((f) => flagsOf(f, spec).every((n) => parts.flags.has(n)))) return false;
+  if (clause.flags && !clause.flags.every((f) => flagsOf(f, spec).every((n) => flags.has(n)))) return false;
   let unknown: string | undefined;
   if (clause.args) {
     const a = argsMatch(clause.args, positional);
@@ -150,9 +163,17 @@ export function commandMatches(clause: CommandClause, cmd: Command): boolean | s
 }
 
 interface Parts {
-  flags: Set<string>;
-  positional: Word[];
+  flags: ReadonlySet<string>;
+  positional: readonly Word[];
 }
+
+// A command's words split once for all the clauses that look at it (its program decides the spec).
+const partsCache = new WeakMap<Command, Parts>();
+const partsOfCommand = (cmd: Command, spec: ProgramSpec): Parts => {
+  let parts = partsCache.get(cmd);
+  if (!parts) partsCache.set(cmd, (parts = partsOf(cmd.words.slice(1), spec)));
+  return parts;
+};
 
 const canonical = (flag: string, spec: ProgramSpec): string => (spec.aliases && Object.hasOwn(spec.aliases, flag) ? spec.aliases[flag]! : flag);
 
@@ -162,11 +183,18 @@ export function flagsOf(flag: string, spec: ProgramSpec): string[] {
   return [...flag.slice(1)].map((c) => canonical(`-${c}`, spec));
 }
 
+const valueSets = new WeakMap<ProgramSpec, ReadonlySet<string>>();
+const valueSet = (spec: ProgramSpec): ReadonlySet<string> => {
+  let set = valueSets.get(spec);
+  if (!set) valueSets.set(spec, (set = new Set(spec.values)));
+  return set;
+};
+
 /** Splits a command's words into its flags (canonical) and its positional arguments (option values left out). */
 function partsOf(ws: readonly Word[], spec: ProgramSpec): Parts {
   const flags = new Set<string>();
   const positional: Word[] = [];
-  const values = new Set(spec.values ?? []);
+  const values = valueSet(spec);
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!;
     const t = w.text;

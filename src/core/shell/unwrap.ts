@@ -17,6 +17,8 @@ export interface Command {
   /** The words, program first, quotes removed. */
   argv: string[];
   words: Word[];
+  /** argv[0]'s basename (programName), worked out once for every clause that asks. */
+  program: string;
   /** The wrappers it was found inside, outermost first: `sudo`, `bash -c`, `find -exec`. */
   via: string[];
   /** Where the parser found it: `$(...)`, `(...)`, `here-document`. */
@@ -111,14 +113,14 @@ class Walker {
   /** Records the command and whatever runs inside it. */
   private resolve(ws: Word[], cmd: SimpleCommand, depth: number, via: string[], openArgs?: string): void {
     if (ws.length === 0) return;
-    const command: Command = { argv: words(ws), words: ws, via, context: cmd.context, ...(openArgs ? { openArgs } : {}) };
-    this.a.commands.push(command);
     const head = ws[0]!;
+    const prog = programName(head.text);
+    const command: Command = { argv: words(ws), words: ws, program: prog, via, context: cmd.context, ...(openArgs ? { openArgs } : {}) };
+    this.a.commands.push(command);
     if (head.expanded || head.substituted) {
       this.a.dynamic.push(command);
       return;
     }
-    const prog = programName(head.text);
     const inner = (rest: Word[], wrapper: string, open = openArgs): void => {
       if (rest.length === 0) return;
       if (depth + 1 > MAX_UNWRAP_DEPTH) return this.tooDeep([...via, wrapper]);
