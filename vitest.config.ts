@@ -25,7 +25,7 @@ export default defineConfig({
     exclude: ['test/agents/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 30_000,
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/temp-root.ts', 'test/global-setup.ts'],
     // Twice the cores: most end-to-end tests wait on child processes (hooks, drains, a
     // database), not on the CPU.
     maxWorkers: 2 * availableParallelism(),

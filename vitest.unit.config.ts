@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
+    globalSetup: ['test/temp-root.ts'],
     testTimeout: 30_000,
     pool: 'forks',
   },
