@@ -68,27 +68,25 @@ export function gate(input: GateInput): Gate {
   if (!hook.enabled) return { run: false, status: 'disabled', code: 'disabled', reason: 'enabled: false' };
   const m: MatchVerdict = input.queued ? { verdict: 'run' } : matchHook(hook, input.envelope);
   const command = m.verdict === 'run' || m.verdict === 'no_match' ? m.command : undefined;
-  const no = (status: GateStatus, code: GateCode, reason: string): Gate => ({ run: false, status, code, reason, ...(command ? { command } : {}) });
+  // A match verdict's reason is built only when read (command-match.ts): most hooks that
+  // do not run are never asked why, so the gate passes the verdict on, not its text.
+  const no = (status: GateStatus, code: GateCode, why: string | { readonly reason: string }): Gate => ({
+    run: false,
+    status,
+    code,
+    get reason() {
+      return typeof why === 'string' ? why : why.reason;
+    },
+    ...(command ? { command } : {}),
+  });
   if (!input.queued) {
-    if (m.verdict === 'no_match') {
-      // The reason is read only by a trace or resolve: built then (command-match.ts).
-      const unmatched = m;
-      return {
-        run: false,
-        status: 'no_match',
-        code: 'no_match',
-        get reason() {
-          return unmatched.reason;
-        },
-        ...(command ? { command } : {}),
-      };
-    }
+    if (m.verdict === 'no_match') return no('no_match', 'no_match', m);
     if (input.blockedBy) return no('not_run', 'blocked_earlier', blockedEarlierReason(input.blockedBy));
     if (switchedOff(hook, switches)) return no('skipped', 'hooks_off', HOOKS_OFF_REASON);
     const listed = skipReason(hook, switches);
     if (listed) return no('skipped', 'skip_listed', listed);
-    if (m.verdict === 'error') return no('failed', 'match_error', m.reason);
-    if (m.verdict === 'skipped') return no('skipped', m.rule === 'session_kinds' ? 'session_kind' : 'context_tokens', m.reason);
+    if (m.verdict === 'error') return no('failed', 'match_error', m);
+    if (m.verdict === 'skipped') return no('skipped', m.rule === 'session_kinds' ? 'session_kind' : 'context_tokens', m);
   }
   const once = input.once;
   if (hook.execution.once_per_session && once.sessionId !== '' && once.stamped) return no('skipped', 'once_per_session', onceReason(once.sessionId));

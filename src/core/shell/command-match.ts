@@ -78,8 +78,6 @@ export const PROGRAMS: Readonly<Record<string, ProgramSpec>> = {
   kill: { aliases: { '--signal': '-s' }, values: ['-s', '-n'] },
 };
 
-const NO_SPEC: ProgramSpec = {};
-
 // One line, analysed once for all the hooks that look at it.
 let last: { line: string; analysis: Analysis } | undefined;
 export function analysisOf(line: string): Analysis {
@@ -140,7 +138,7 @@ const namesProgram = (code: string, program: string): boolean => {
 export function commandMatches(clause: CommandClause, cmd: Command): boolean | string {
   const prog = cmd.program;
   if (clause.programs && !clause.programs.includes(prog)) return false;
-  const spec = Object.hasOwn(PROGRAMS, prog) ? PROGRAMS[prog]! : NO_SPEC;
+  const spec = Object.hasOwn(PROGRAMS, prog) ? PROGRAMS[prog]! : {};
   const parts = partsOfCommand(cmd, spec);
   let { flags, positional } = parts;
   if (clause.subcommands) {
@@ -183,18 +181,11 @@ export function flagsOf(flag: string, spec: ProgramSpec): string[] {
   return [...flag.slice(1)].map((c) => canonical(`-${c}`, spec));
 }
 
-const valueSets = new WeakMap<ProgramSpec, ReadonlySet<string>>();
-const valueSet = (spec: ProgramSpec): ReadonlySet<string> => {
-  let set = valueSets.get(spec);
-  if (!set) valueSets.set(spec, (set = new Set(spec.values)));
-  return set;
-};
-
 /** Splits a command's words into its flags (canonical) and its positional arguments (option values left out). */
 function partsOf(ws: readonly Word[], spec: ProgramSpec): Parts {
   const flags = new Set<string>();
   const positional: Word[] = [];
-  const values = valueSet(spec);
+  const values = new Set(spec.values ?? []);
   for (let i = 0; i < ws.length; i++) {
     const w = ws[i]!;
     const t = w.text;
