@@ -9,7 +9,7 @@ import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
 import { connect, withClient } from './connect.js';
-import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, isMissingSchema, jobKey, listFinished, listPending, pruneFinished, refuseHiddenPending, removeUnlocked, tryPendingEntry } from './queue.js';
+import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, pruneFinished, refuseHiddenPending, removeUnlocked, tryPendingEntry, unlessNoSchema } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 
@@ -33,13 +33,12 @@ export class PostgresOutbox implements OutboxBackend {
    * a database no one has used yet is an empty outbox, left as it was.
    */
   private look<T>(fn: (c: Client) => Promise<T>, empty: () => T): Promise<T> {
-    return withClient(this.choice.url, (c) => fn(c).catch((e: unknown) => (isMissingSchema(e) ? empty() : Promise.reject(e))));
+    return withClient(this.choice.url, (c) => unlessNoSchema(fn(c), empty));
   }
 
   async list(state?: JobState): Promise<OutboxEntry[]> {
     return this.look(async (c) => {
       const wanted = state === undefined || state === 'pending' || state === 'deferred';
-      if (wanted) await refuseHiddenPending(c);
       const pending = wanted ? (await listPending(c)).flatMap((r) => tryPendingEntry(r) ?? []) : [];
       const finished = state === undefined || state === 'done' || state === 'failed' ? await listFinished(c, state === 'done' || state === 'failed' ? { state } : undefined) : [];
       return [...pending, ...finished].filter((e) => state === undefined || stateOf(e) === state);

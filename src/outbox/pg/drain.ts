@@ -47,7 +47,7 @@ import type { OutboxChoice } from './choice.js';
 import { isUnreachable, loadGraphile, outboxError, pool, unreachable } from './connect.js';
 import { absorbFileJobs } from './migrate.js';
 import { GroupCommit } from './group-commit.js';
-import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, isMissingSchema, listFinished, listPending, quietLogger, refuseHiddenPending, tryPendingEntry } from './queue.js';
+import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, listPending, quietLogger, tryPendingEntry, unlessNoSchema } from './queue.js';
 import { redact } from './redact.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
@@ -400,15 +400,7 @@ async function unlockStale(c: PoolClient): Promise<void> {
 
 /** What a drain would do, read as `outbox list` reads (no DDL: a role that may only read can ask). */
 async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally): Promise<DrainSummary> {
-  const rows = await guard(async (c) => {
-    try {
-      await refuseHiddenPending(c);
-      return await listPending(c);
-    } catch (e) {
-      if (isMissingSchema(e)) return [];
-      throw e;
-    }
-  });
+  const rows = await guard((c) => unlessNoSchema(listPending(c), () => []));
   const now = Date.now();
   for (const row of rows) {
     const e = tryPendingEntry(row);

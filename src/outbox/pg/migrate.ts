@@ -9,7 +9,7 @@ import { rmSync } from 'node:fs';
 import { withJobLock } from '../claim.js';
 import { type Job, InvalidJob, parseJob, writeJob } from '../job.js';
 import { ensureOutbox, jobPath, listJobs, readJobText } from '../store.js';
-import { addJob, jobKey, listPending, refuseHiddenPending, removeUnlocked, tryPendingEntry } from './queue.js';
+import { addJob, jobKey, listPending, removeUnlocked, tryPendingEntry } from './queue.js';
 
 type Sql = Client | PoolClient;
 
@@ -44,7 +44,6 @@ export async function absorbFileJobs(configDir: string, c: Sql, hostId: string):
 export async function moveToFiles(configDir: string, c: Sql): Promise<{ moved: number; running: number }> {
   let moved = 0;
   let running = 0;
-  await refuseHiddenPending(c); // jobs this role cannot see would stay behind unsaid
   for (const row of await listPending(c)) {
     const e = tryPendingEntry(row);
     if (!e || row.key === null) continue;

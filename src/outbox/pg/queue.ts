@@ -63,6 +63,9 @@ export async function quietLogger(onError?: (e: unknown) => void): Promise<impor
 /** Whether an error is "the schema is not there yet" (a database no drain has migrated). */
 export const isMissingSchema = (e: unknown): boolean => ['3F000', '42883', '42P01'].includes((e as { code?: string }).code ?? '');
 
+/** A look at the outbox (no DDL), or `empty()` on a database no drain has migrated. */
+export const unlessNoSchema = <T>(look: Promise<T>, empty: () => NoInfer<T>): Promise<T> => look.catch((e: unknown) => (isMissingSchema(e) ? empty() : Promise.reject(e)));
+
 /** The key that keeps a job unique: a once-per-session hook's one job per session, else the job id. */
 export function jobKey(job: Job, hook?: Hook): string {
   const session = stringField(job.payload, 'session_id');
@@ -160,7 +163,9 @@ export async function refuseHiddenPending(client: Sql): Promise<void> {
   throw new ChrysError('outbox_unreadable', `this database role cannot read ${n} pending job${n === 1 ? '' : 's'} of the PostgreSQL outbox (row-level security on graphile_worker._private_jobs)`, 'give the role a SELECT policy on that table (docs/outbox-postgres.md, "Roles"), or use the role that made the outbox');
 }
 
+/** Every pending row, or outbox_unreadable when this role cannot see some of them. */
 export async function listPending(client: Sql): Promise<PendingRow[]> {
+  await refuseHiddenPending(client);
   return (await client.query<PendingRow>(`${PENDING_SELECT} ORDER BY j.id`)).rows;
 }
 
