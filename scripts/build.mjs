@@ -2,10 +2,11 @@
 // detached worker `fire` starts (dist/worker.js) into dist/ with esbuild,
 // sharing chunks. Code splitting keeps what `fire` does not always need (yaml,
 // zod, the other commands) in chunks that load only on demand; see README
-// "Performance" for the measurements behind this. `fire`'s fast path is built
-// once more as one CommonJS file (dist/fire-path.cjs) that bin/chrys-hooks
-// compiles with a V8 code cache, with its small loader (dist/fire-start.cjs). The API's type declarations
-// go to dist/types/ (tsc).
+// "Performance" for the measurements behind this. `fire`'s fast path and the
+// full program are built once more, each as one CommonJS file
+// (dist/fire-path.cjs, dist/cli.cjs), which bin/chrys-hooks compiles with a V8
+// code cache through its small loader (dist/start.cjs); dist/cli.js is what it
+// falls back to. The API's type declarations go to dist/types/ (tsc).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -57,11 +58,14 @@ await build({
   external: ['pg-native'],
 });
 
-// The fire path as one script: Node 20's ESM loader reads the chunks above
-// one wave of imports at a time, and an ES module cannot take a V8 code cache.
+// The fire path and the full program as one script each: Node 20's ESM loader
+// reads the chunks above one wave of imports at a time, and an ES module
+// cannot take a V8 code cache. A process runs one of the two: the fire path
+// hands over to the full program before it has done anything (fire-path.ts).
 // Modules it reaches only through import() stay uncompiled wrappers until
 // called, so the YAML parser and zod still load only when a file needs them.
 const firePath = new URL('../dist/fire-path.cjs', import.meta.url);
+const cliBundle = new URL('../dist/cli.cjs', import.meta.url);
 const cjs = {
   bundle: true,
   format: 'cjs',
@@ -73,8 +77,8 @@ const cjs = {
   banner: { js: "const __chrysModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 };
-// The loader the bin requires for `fire`: small, and compiled without a cache.
-await build({ ...cjs, entryPoints: ['src/cli/fire-start.ts'], outfile: new URL('../dist/fire-start.cjs', import.meta.url).pathname });
+// The loader the bin requires: small, and compiled without a cache.
+await build({ ...cjs, entryPoints: ['src/cli/start.ts'], outfile: new URL('../dist/start.cjs', import.meta.url).pathname });
 // The YAML parsers and zod are bundled apart (dist/cold/), required only by the
 // modules that parse a file: a firing with no hooks files never reads them,
 // and the fire path's code cache holds only what firings run. They are whole
@@ -95,12 +99,8 @@ const coldApart = {
     b.onResolve({ filter: /^\.\/cold\// }, (args) => ({ path: args.path, external: true }));
   },
 };
-await build({
-  ...cjs,
-  entryPoints: ['src/cli/fire-path.ts'],
-  outfile: firePath.pathname,
-  plugins: [coldApart],
-});
+await build({ ...cjs, entryPoints: ['src/cli/fire-path.ts'], outfile: firePath.pathname, plugins: [coldApart] });
+await build({ ...cjs, entryPoints: ['src/cli/main.ts'], outfile: cliBundle.pathname, plugins: [coldApart] });
 // The first line of each file that takes a code cache names its content: the
 // cache of one build never meets another's (src/cli/code-cache.ts).
 const keyed = (file, what) => {
@@ -108,6 +108,7 @@ const keyed = (file, what) => {
   writeFileSync(file, `// chrys-hooks ${what} ${createHash('sha256').update(body).digest('hex').slice(0, 16)}\n${body}`);
 };
 keyed(firePath, 'fire path');
+keyed(cliBundle, 'cli');
 for (const file of Object.values(COLD)) keyed(new URL(`../dist/cold/${file}.cjs`, import.meta.url), 'cold file');
 
 // TypeScript 7's tsc (package.json's `typescript` is the 6.0 API, which only the linter uses).

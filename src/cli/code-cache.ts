@@ -1,8 +1,10 @@
-// Compiling `fire`'s one-file bundle (dist/fire-path.cjs) with a V8 code
-// cache: every `fire` is a new process, and compiling the bundle's code is
-// most of what it costs beyond a bare `node` start (docs/performance.md).
-// The cache is written after a run, so it holds what that run compiled; a run
-// that started a hook writes the `hooks` tier, which then serves every run.
+// Compiling a one-file bundle (dist/fire-path.cjs for `fire`, dist/cli.cjs
+// for every other command) with a V8 code cache: every command is a new
+// process, and compiling the bundle's code is most of what it costs beyond a
+// bare `node` start (docs/performance.md). The cache is written after a run,
+// so it holds what that run compiled. Its tiers name what a run compiled, best
+// first: `fire` has `hooks` (a run that started a hook, which then serves
+// every run) over `lean`; the CLI has one tier per command.
 // A cache that V8 rejects (another build, another Node, truncated, foreign)
 // is ignored and written again; a cache that cannot be written costs only
 // the next run its compile. Nothing here is ever an error.
@@ -21,44 +23,47 @@ import { Script } from 'node:vm';
 import { ensureDir } from '../base/runtime-layout.js';
 import { writeFileAtomic } from '../base/atomic-write.js';
 
-export type CacheTier = 'hooks' | 'lean';
-const TIERS: readonly CacheTier[] = ['hooks', 'lean'];
+export type FireTier = 'hooks' | 'lean';
+/** `fire`'s tiers, best first. */
+export const FIRE_TIERS: readonly FireTier[] = ['hooks', 'lean'];
+/** The one tier of a cold file: what the first run that loaded it compiled. */
+const COLD_TIERS = ['lean'] as const;
 
 /** The file's own hash, from its first line (scripts/build.mjs writes it). */
-const KEY_LINE = /^\/\/ chrys-hooks (?:fire path|cold file) ([0-9a-f]+)\n/;
+const KEY_LINE = /^\/\/ chrys-hooks (?:fire path|cli|cold file) ([0-9a-f]+)\n/;
 /** What the bundle requires from beside it (`./cold/NAME.cjs`, and `./pg.cjs` from a cold file): loaded with a cache of its own. */
 const CACHED_REQUIRE = /^\.\.?\/.*\.cjs$/;
 
-export interface LoadedBundle {
+export interface LoadedBundle<Tier extends string = string> {
   exports: Record<string, unknown>;
-  /** Writes the cache when it was missing, rejected, or of a lower tier than this run compiled. */
-  finish: (tier: CacheTier) => void;
+  /** Writes the cache when it was missing, rejected, or of a lower tier than `tier`, what this run compiled. */
+  finish: (tier: Tier) => void;
   /** For tests and --explain: what was read. */
-  cache: { path: string; tier: CacheTier; rejected: boolean } | undefined;
+  cache: { path: string; tier: Tier; rejected: boolean } | undefined;
 }
 
 /**
- * Runs `file` as a CommonJS module compiled with the first cache found in
- * `dirs` (in order); the cache is written to the first of `dirs` it can be.
+ * Runs `file` as a CommonJS module compiled with the cache of the best of
+ * `tiers` found in `dirs` (in order); the cache is written to the first of
+ * `dirs` it can be.
  */
-export function loadWithCodeCache(file: string, dirs: readonly string[]): LoadedBundle {
-  const required: LoadedBundle[] = [];
-  const loaded = loadOne(file, dirs, required);
+export function loadWithCodeCache<Tier extends string>(file: string, dirs: readonly string[], tiers: readonly Tier[]): LoadedBundle<Tier> {
+  const required: LoadedBundle<'lean'>[] = [];
+  const loaded = loadOne(file, dirs, tiers, required);
   return {
     ...loaded,
     finish: (tier) => {
       loaded.finish(tier);
-      // A cold file's cache holds what the first run that loaded it compiled; it has no tiers.
       for (const cold of required) cold.finish('lean');
     },
   };
 }
 
-function loadOne(file: string, dirs: readonly string[], required: LoadedBundle[]): LoadedBundle {
+function loadOne<Tier extends string>(file: string, dirs: readonly string[], tiers: readonly Tier[], required: LoadedBundle<'lean'>[]): LoadedBundle<Tier> {
   const source = readFileSync(file, 'utf8');
   const key = KEY_LINE.exec(source)?.[1];
-  const name = (tier: CacheTier): string => `${basename(file, '.cjs')}-${key}-${process.version}-${process.arch}.${tier}.v8`;
-  const found = key ? findCache(dirs, name) : undefined;
+  const name = (tier: Tier): string => `${basename(file, '.cjs')}-${key}-${process.version}-${process.arch}.${tier}.v8`;
+  const found = key ? findCache(dirs, tiers, name) : undefined;
   // The wrapper CommonJS gives a module, so the bundle runs as if required.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found ? { cachedData: found.data } : {}) });
   const rejected = found !== undefined && script.cachedDataRejected === true;
@@ -69,7 +74,7 @@ function loadOne(file: string, dirs: readonly string[], required: LoadedBundle[]
     exports: module.exports,
     cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
     finish: (tier) => {
-      if (!key || (found && !rejected && (found.tier === 'hooks' || tier === 'lean'))) return;
+      if (!key || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
       if (rejected) rmSync(found.path, { force: true });
       writeCache(script, dirs, name(tier));
     },
@@ -81,14 +86,14 @@ function loadOne(file: string, dirs: readonly string[], required: LoadedBundle[]
  * same way and put in Node's module cache, so a plain require of it elsewhere
  * gets the same module; anything else is Node's require.
  */
-function requireWithCache(file: string, dirs: readonly string[], required: LoadedBundle[]): NodeJS.Require {
+function requireWithCache(file: string, dirs: readonly string[], required: LoadedBundle<'lean'>[]): NodeJS.Require {
   const plain = createRequire(file);
   const own = ((id: string): unknown => {
     if (!CACHED_REQUIRE.test(id)) return plain(id);
     const path = plain.resolve(id);
     const known = plain.cache[path];
     if (known) return known.exports;
-    const cold = loadOne(path, dirs, required);
+    const cold = loadOne(path, dirs, COLD_TIERS, required);
     plain.cache[path] = { id: path, filename: path, loaded: true, exports: cold.exports } as unknown as NodeJS.Module;
     required.push(cold);
     return cold.exports;
@@ -96,8 +101,8 @@ function requireWithCache(file: string, dirs: readonly string[], required: Loade
   return Object.assign(own, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
 }
 
-function findCache(dirs: readonly string[], name: (tier: CacheTier) => string): { path: string; tier: CacheTier; data: Buffer } | undefined {
-  for (const tier of TIERS) {
+function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly Tier[], name: (tier: Tier) => string): { path: string; tier: Tier; data: Buffer } | undefined {
+  for (const tier of tiers) {
     for (const dir of dirs) {
       const path = join(dir, name(tier));
       try {
@@ -135,5 +140,5 @@ export function cacheDirsFor(file: string, configDir: string): string[] {
 }
 
 /** The tier this process compiled: `hooks` once it has started a child process (a hook, the worker). */
-export const tierOfThisRun = (): CacheTier =>
+export const tierOfThisRun = (): FireTier =>
   (process as unknown as { moduleLoadList?: string[] }).moduleLoadList?.includes('NativeModule child_process') ? 'hooks' : 'lean';

@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type CliGlobals, globalsFrom } from './globals.js';
-import { type CommandResult, emit, guardStdout, reportError } from './output.js';
+import { type CommandResult, afterStdoutWrites, emit, guardStdout, reportError } from './output.js';
 import { COMMANDS, GLOBAL_OPTIONS, type OptionSpec } from './spec.js';
 import { usageHint } from './usage-hint.js';
 import { VERSION } from '../version.js';
@@ -37,6 +37,9 @@ function addOption(cmd: Command, spec: OptionSpec): void {
   if (spec.choices) opt.choices(spec.choices);
   cmd.addOption(opt);
 }
+
+/** Whether `name` is a command: bin/chrys-hooks keeps a code cache per command (start.ts), never per typo. */
+export const isCommand = (name: string): boolean => Object.hasOwn(RUNNERS, name);
 
 export async function main(argv: string[]): Promise<number> {
   // Help and --version are written by commander, before any result: guard stdout for them too.
@@ -82,9 +85,9 @@ export async function main(argv: string[]): Promise<number> {
     return emit(result);
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return afterStdoutWrites(EXIT.ok);
       // `help [command]` asked for help; otherwise it was shown because no command was given.
-      if (e.code === 'commander.help') return argv[0] === 'help' ? EXIT.ok : EXIT.usage;
+      if (e.code === 'commander.help') return afterStdoutWrites(argv[0] === 'help' ? EXIT.ok : EXIT.usage);
       // commander's own "(Did you mean ...?)" line is replaced by the hint.
       const message = e.message.replace(/^error: /, '').replace(/\n\(Did you mean [^)]*\)$/, '');
       const command = commandName || guessCommand(argv);

@@ -34,6 +34,19 @@ function stdoutFailure(why: string): void {
   process.exitCode = EXIT.ioError;
 }
 
+/**
+ * `code`, or the I/O error exit once what was written to stdout before (by
+ * commander: help, --version) has failed: waits for those writes to finish,
+ * so the answer does not depend on when the stream reports its error.
+ */
+export async function afterStdoutWrites(code: number): Promise<number> {
+  await new Promise<void>((done) => {
+    if (process.stdout.destroyed) done();
+    else process.stdout.write('', () => done());
+  });
+  return stdoutFailed ? EXIT.ioError : code;
+}
+
 export interface EmitOptions {
   /**
    * Write stdout with fs.writeSync(1), creating no stream unless the pipe is

@@ -1,6 +1,7 @@
-// bin/chrys-hooks runs `fire` from dist/fire-path.cjs with a V8 code cache.
-// Whatever state the cache or the bundle is in, the decision is the one the
-// ES module CLI gives, and nothing is an error.
+// bin/chrys-hooks runs `fire` from dist/fire-path.cjs and every other command
+// from dist/cli.cjs, each with a V8 code cache. Whatever state the caches or
+// the bundles are in, the result is the one the ES module CLI gives, and
+// nothing is an error.
 import { execa } from 'execa';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,8 +23,14 @@ const HOOKS = `hooks:
       mode: blocking
 `;
 
-/** A copy of the built package; `fire` runs its bin (one fresh process each). */
-function install(s: Sandbox): { dist: string; fire: (args?: string[]) => Promise<{ exitCode: number; decision: any }> } {
+interface Installed {
+  dist: string;
+  fire: (args?: string[]) => Promise<{ exitCode: number; decision: any }>;
+  run: (args: string[]) => Promise<{ exitCode: number; stdout: string; stderr: string }>;
+}
+
+/** A copy of the built package; `fire` and `run` start its bin (one fresh process each). */
+function install(s: Sandbox): Installed {
   const copy = join(s.root, 'pkg');
   for (const part of ['bin', 'dist']) cpSync(resolve(part), join(copy, part), { recursive: true });
   cpSync(resolve('package.json'), join(copy, 'package.json'));
@@ -33,7 +40,11 @@ function install(s: Sandbox): { dist: string; fire: (args?: string[]) => Promise
     const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { input: EDIT, reject: false, env: s.env(), extendEnv: false });
     return { exitCode: r.exitCode ?? -1, decision: JSON.parse(String(r.stdout)) };
   };
-  return { dist: join(copy, 'dist'), fire };
+  const run = async (args: string[]) => {
+    const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { reject: false, env: s.env(), extendEnv: false });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  };
+  return { dist: join(copy, 'dist'), fire, run };
 }
 const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).sort() : []);
 /** The bundle's caches; the cold files' (dist/cold/) have their own names. */
@@ -62,7 +73,10 @@ describe('the fire path bundle and its code cache', () => {
     writeFileSync(join(cacheDir, name!), 'not a V8 code cache');
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
     expect(readFileSync(join(cacheDir, name!), 'utf8')).not.toBe('not a V8 code cache');
+    // Without the fire path the full program's bundle decides; without that too, the ES module CLI.
     rmSync(join(pkg.dist, 'fire-path.cjs'));
+    expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
+    rmSync(join(pkg.dist, 'cli.cjs'));
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
   });
 
@@ -94,5 +108,33 @@ describe('the fire path bundle and its code cache', () => {
     s.globalHooks(HOOKS);
     expect((await pkg.fire()).decision.blocked).toBe(true);
     expect(caches(join(s.configDir, 'hooks', 'state', 'code-cache'))).toHaveLength(1);
+  });
+});
+
+describe('every other command from the full program bundle and its code cache', () => {
+  const cliCaches = (dir: string): string[] => cacheFiles(dir).filter((n) => n.startsWith('cli-'));
+
+  it('keeps one cache per command, none for a word that is no command, and gives the same output from each way in', async () => {
+    const s = sandbox();
+    s.globalHooks(HOOKS);
+    const pkg = install(s);
+    const cacheDir = join(pkg.dist, '.cache');
+    const validated = await pkg.run(['validate', '--format', 'json']);
+    expect(validated.exitCode).toBe(0);
+    expect(JSON.parse(validated.stdout)).toMatchObject({ errors: 0, warnings: 0 });
+    const listed = await pkg.run(['list', '--json']);
+    expect(JSON.parse(listed.stdout).hooks.map((h: any) => h.id)).toEqual(['no-env']);
+    const typo = await pkg.run(['vaildate']);
+    expect(typo.exitCode).toBe(64);
+    expect(cliCaches(cacheDir).map((n) => n.split('.').at(-2))).toEqual(['list', 'validate']);
+    // From the cache, from a spoilt cache (rewritten), and from the ES module CLI: one output.
+    const [listCache] = cliCaches(cacheDir);
+    expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
+    writeFileSync(join(cacheDir, listCache!), 'not a V8 code cache');
+    expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
+    expect(readFileSync(join(cacheDir, listCache!), 'utf8')).not.toBe('not a V8 code cache');
+    rmSync(join(pkg.dist, 'cli.cjs'));
+    expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
+    expect(await pkg.run(['vaildate'])).toMatchObject({ exitCode: 64, stderr: typo.stderr });
   });
 });

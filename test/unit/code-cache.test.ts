@@ -6,7 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheDirsFor, loadWithCodeCache } from '../../src/cli/code-cache.js';
+import { cacheDirsFor, FIRE_TIERS, loadWithCodeCache } from '../../src/cli/code-cache.js';
 
 function bundle(body = 'exports.answer = () => 42;'): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'chrys-cc-'));
@@ -14,9 +14,9 @@ function bundle(body = 'exports.answer = () => 42;'): { dir: string; file: strin
   writeFileSync(file, `// chrys-hooks fire path 0123abcd\n${body}\n`);
   return { dir, file };
 }
-/** One load in a fresh node process (dist/fire-start.cjs, built by pretest): V8 skips the cache of a script it compiled already. */
+/** One load in a fresh node process (dist/start.cjs, built by pretest): V8 skips the cache of a script it compiled already. */
 function loadInChild(file: string, dirs: string[], tier = 'lean'): { answer: number; cache: { tier: string; rejected: boolean } | null } {
-  const code = `const b = require(${JSON.stringify(resolve('dist/fire-start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(dirs)});
+  const code = `const b = require(${JSON.stringify(resolve('dist/start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(dirs)}, ${JSON.stringify(FIRE_TIERS)});
 process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache ?? null })); b.finish(${JSON.stringify(tier)});`;
   return JSON.parse(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' }));
 }
@@ -33,13 +33,13 @@ describe('loadWithCodeCache', () => {
   it('runs the bundle as a CommonJS module, and writes the cache only when there was none', () => {
     const { dir, file } = bundle();
     const cache = join(dir, '.cache');
-    const first = loadWithCodeCache(file, [cache]);
+    const first = loadWithCodeCache(file, [cache], FIRE_TIERS);
     expect((first.exports.answer as () => number)()).toBe(42);
     expect(first.cache).toBeUndefined();
     first.finish('lean');
     const [name] = cacheFiles(cache);
     expect(name).toBe(`fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`);
-    const second = loadWithCodeCache(file, [cache]);
+    const second = loadWithCodeCache(file, [cache], FIRE_TIERS);
     expect(second.cache).toMatchObject({ tier: 'lean', rejected: false });
     const before = statSync(join(cache, name!)).mtimeMs;
     second.finish('lean');
@@ -49,10 +49,10 @@ describe('loadWithCodeCache', () => {
   it('a run that started hooks writes the hooks tier once, which then serves every run', () => {
     const { dir, file } = bundle();
     const cache = join(dir, '.cache');
-    loadWithCodeCache(file, [cache]).finish('lean');
-    loadWithCodeCache(file, [cache]).finish('hooks');
+    loadWithCodeCache(file, [cache], FIRE_TIERS).finish('lean');
+    loadWithCodeCache(file, [cache], FIRE_TIERS).finish('hooks');
     expect(cacheFiles(cache).map((n) => n.split('.').at(-2))).toEqual(['hooks', 'lean']);
-    const next = loadWithCodeCache(file, [cache]);
+    const next = loadWithCodeCache(file, [cache], FIRE_TIERS);
     expect(next.cache?.tier).toBe('hooks');
   });
 
@@ -63,7 +63,7 @@ describe('loadWithCodeCache', () => {
   ])('a %s cache is rejected, the bundle still runs, and the cache is written anew', (_what, spoil) => {
     const { dir, file } = bundle();
     const cache = join(dir, '.cache');
-    loadWithCodeCache(file, [cache]).finish('lean');
+    loadWithCodeCache(file, [cache], FIRE_TIERS).finish('lean');
     const path = join(cache, cacheFiles(cache)[0]!);
     const good = readFileSync(path);
     writeFileSync(path, spoil(good));
@@ -74,9 +74,9 @@ describe('loadWithCodeCache', () => {
   it('a cache of another build (another bundle text) is not read: the key is the bundle hash', () => {
     const a = bundle();
     const cache = join(a.dir, '.cache');
-    loadWithCodeCache(a.file, [cache]).finish('lean');
+    loadWithCodeCache(a.file, [cache], FIRE_TIERS).finish('lean');
     writeFileSync(a.file, '// chrys-hooks fire path 99999999\nexports.answer = () => 43;\n');
-    const other = loadWithCodeCache(a.file, [cache]);
+    const other = loadWithCodeCache(a.file, [cache], FIRE_TIERS);
     expect(other.cache).toBeUndefined();
     expect((other.exports.answer as () => number)()).toBe(43);
   });
@@ -86,10 +86,10 @@ describe('loadWithCodeCache', () => {
     const blocked = join(dir, 'not-a-dir');
     writeFileSync(blocked, '');
     const second = join(dir, 'second');
-    loadWithCodeCache(file, [blocked, second]).finish('lean');
+    loadWithCodeCache(file, [blocked, second], FIRE_TIERS).finish('lean');
     expect(cacheFiles(second)).toHaveLength(1);
-    expect(loadWithCodeCache(file, [blocked, second]).cache?.path).toContain(second);
-    const none = loadWithCodeCache(file, [blocked]);
+    expect(loadWithCodeCache(file, [blocked, second], FIRE_TIERS).cache?.path).toContain(second);
+    const none = loadWithCodeCache(file, [blocked], FIRE_TIERS);
     expect(() => none.finish('lean')).not.toThrow();
   });
 
@@ -104,7 +104,7 @@ describe('loadWithCodeCache', () => {
     const names = cacheFiles(cache);
     expect(names).toEqual([`dep-00dd-${process.version}-${process.arch}.lean.v8`, `fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`, `user-00ee-${process.version}-${process.arch}.lean.v8`]);
     // Node's own require of it, later in the process, gets the module the bundle loaded.
-    const code = `const b = require(${JSON.stringify(resolve('dist/fire-start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify([cache])});
+    const code = `const b = require(${JSON.stringify(resolve('dist/start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify([cache])}, ${JSON.stringify(FIRE_TIERS)});
 process.stdout.write(String(require(${JSON.stringify(join(dir, 'cold', 'dep.cjs'))}) === require(${JSON.stringify(join(dir, 'cold', 'user.cjs'))}).dep && b.exports.answer()));`;
     expect(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' })).toBe('42');
     // A rejected cold cache is rewritten; the others are left as they are.
@@ -114,6 +114,17 @@ process.stdout.write(String(require(${JSON.stringify(join(dir, 'cold', 'dep.cjs'
     expect(loadInChild(file, [cache]).answer).toBe(42);
     expect(readFileSync(depCache, 'utf8')).not.toBe('spoilt');
     expect(statSync(join(cache, names[2]!)).mtimeMs).toBe(kept);
+  });
+
+  it('tiers of their own (one per command) are kept apart: one never serves or replaces another', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    loadWithCodeCache(file, [cache], ['validate']).finish('validate');
+    const list = loadWithCodeCache(file, [cache], ['list']);
+    expect(list.cache).toBeUndefined();
+    list.finish('list');
+    expect(cacheFiles(cache).map((n) => n.split('.').at(-2))).toEqual(['list', 'validate']);
+    expect(loadWithCodeCache(file, [cache], ['validate']).cache).toMatchObject({ tier: 'validate', rejected: false });
   });
 
   it('cacheDirsFor offers the config dir only where it already has a hooks tree', () => {
