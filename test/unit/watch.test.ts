@@ -101,10 +101,12 @@ describe('Watcher', () => {
 
   it('runs a young job once it is old enough, without an event', async () => {
     const s = sandbox();
-    deliver(s, 'true', { outbox_retry_age_seconds: 1 });
+    // Young for 5 s: the first pass must see it young, and on a machine loaded by a
+    // mutation run it has taken over 1 s to come (seen with an age of 1 s).
+    deliver(s, 'true', { outbox_retry_age_seconds: 5 });
     pendingJob(s, 'd-young', { retries: 1, last_started_at: new Date().toISOString() });
     const w = startWatch(s);
-    await eventually(() => jobs(s, 'done').length === 1, 10_000, 'the young job to run');
+    await eventually(() => jobs(s, 'done').length === 1, 20_000, 'the young job to run');
     await stopped(w);
     expect(w.reports.map((r) => r.outcome)).toEqual(['young', 'done']);
   });
