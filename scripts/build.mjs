@@ -60,8 +60,9 @@ await build({
 
 // The fire path and the full program as one script each: Node 20's ESM loader
 // reads the chunks above one wave of imports at a time, and an ES module
-// cannot take a V8 code cache. A process runs one of the two: the fire path
-// hands over to the full program before it has done anything (fire-path.ts).
+// cannot take a V8 code cache. A `fire` whose arguments need the full program
+// (--help, an option the fast parser cannot read) loads both: the fire path
+// hands over before it has done anything (fire-path.ts), so no state is shared.
 // Modules it reaches only through import() stay uncompiled wrappers until
 // called, so the YAML parser and zod still load only when a file needs them.
 const firePath = new URL('../dist/fire-path.cjs', import.meta.url);

@@ -7,7 +7,10 @@
 // every run) over `lean`; the CLI has one tier per command.
 // A cache that V8 rejects (another build, another Node, truncated, foreign)
 // is ignored and written again; a cache that cannot be written costs only
-// the next run its compile. Nothing here is ever an error.
+// the next run its compile; neither is an error. V8 checks a cache's header,
+// not its body: a body spoilt on disk under an intact header crashes the
+// process in V8's deserializer. That is an open problem (docs/performance.md):
+// a digest would need node:crypto, which a warm `fire` otherwise never loads.
 //
 // The cold files (dist/cold/: the YAML parsers, zod) that the bundle requires
 // when a hooks file must be parsed get a cache of their own by the same rules,
@@ -16,7 +19,7 @@
 // a plain require was measured against this and is slower: it keeps only what
 // V8 compiled before the module ran, not the functions the run compiled.
 
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -76,7 +79,7 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
     finish: (tier) => {
       if (!key || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
       if (rejected) rmSync(found.path, { force: true });
-      writeCache(script, dirs, name(tier));
+      writeCache(script, dirs, name(tier), basename(file, '.cjs'), key);
     },
   };
 }
@@ -115,16 +118,25 @@ function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly
   return undefined;
 }
 
-function writeCache(script: Script, dirs: readonly string[], name: string): void {
+/** Writes the cache, then removes the caches of other builds of the same file there: an upgrade leaves no old ones behind. */
+function writeCache(script: Script, dirs: readonly string[], name: string, stem: string, key: string): void {
   const data = script.createCachedData();
   for (const dir of dirs) {
     try {
       ensureDir(dir);
       writeFileAtomic(join(dir, name), data, { durable: false, mode: 0o644 });
-      return;
     } catch {
-      // read-only install, full disk, a symlink where the directory should be: the next place
+      continue; // read-only install, full disk, a symlink where the directory should be: the next place
     }
+    try {
+      for (const other of readdirSync(dir)) {
+        const build = /^(.+)-([0-9a-f]+)-v\d[^-]*-[^.]+\.[a-z-]+\.v8$/.exec(other);
+        if (build?.[1] === stem && build[2] !== key) rmSync(join(dir, other), { force: true });
+      }
+    } catch {
+      // an old cache left behind costs only disk space
+    }
+    return;
   }
 }
 

@@ -1,6 +1,7 @@
 // The full CLI program (commander): runs one command and returns its exit
-// code, which src/cli/index.ts sets. Commands are loaded lazily so `fire`
-// pays only for what it uses.
+// code, which its caller sets (bin/chrys-hooks through start.ts, or
+// src/cli/index.ts). Commands are loaded lazily so `fire` pays only for what
+// it uses.
 
 import { Command, CommanderError, Option } from 'commander';
 import { ChrysError, EXIT } from '../core/errors.js';

@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import { configDirOf } from '../config/locations.js';
+import { EXIT } from '../core/errors.js';
 import { cacheDirsFor, FIRE_TIERS, loadWithCodeCache, tierOfThisRun, type LoadedBundle } from './code-cache.js';
 
 export async function startFire(argv: readonly string[], distDir: string): Promise<number | undefined> {
@@ -20,12 +21,14 @@ export async function startFire(argv: readonly string[], distDir: string): Promi
 /** Any command through the full program; its cache tier is the command's name (one command compiles what another never runs). */
 export async function startCommand(argv: readonly string[], distDir: string): Promise<number | undefined> {
   const name = argv[0] ?? '';
-  // A word that is no command (a typo, --help) still runs, only without a cache of its own.
+  // A first word that is no command (a typo, --help, a global option before the command) still runs, only without a cache.
   const tier = /^[a-z][a-z-]*$/.test(name) ? name : undefined;
   const bundle = load(join(distDir, 'cli.cjs'), argv, tier ? [tier] : []);
   if (!bundle) return undefined;
   const code = await (bundle.exports.main as (argv: readonly string[]) => Promise<number>)(argv);
-  if (tier && (bundle.exports.isCommand as (name: string) => boolean)(tier)) bundle.finish(tier);
+  // The first cache of a command is kept: one from a run that only printed help or a usage error would hold little of it.
+  const ranCommand = code !== EXIT.usage && !argv.some((a) => a === '--help' || a === '-h');
+  if (tier && ranCommand && (bundle.exports.isCommand as (name: string) => boolean)(tier)) bundle.finish(tier);
   return code;
 }
 

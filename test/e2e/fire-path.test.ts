@@ -76,6 +76,7 @@ describe('the fire path bundle and its code cache', () => {
     // Without the fire path the full program's bundle decides; without that too, the ES module CLI.
     rmSync(join(pkg.dist, 'fire-path.cjs'));
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
+    expect(cacheFiles(cacheDir).filter((n) => n.startsWith('cli-') && n.endsWith('.fire.v8'))).toHaveLength(1);
     rmSync(join(pkg.dist, 'cli.cjs'));
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
   });
@@ -127,14 +128,21 @@ describe('every other command from the full program bundle and its code cache', 
     const typo = await pkg.run(['vaildate']);
     expect(typo.exitCode).toBe(64);
     expect(cliCaches(cacheDir).map((n) => n.split('.').at(-2))).toEqual(['list', 'validate']);
-    // From the cache, from a spoilt cache (rewritten), and from the ES module CLI: one output.
+    // From the cache (accepted: not written again), from a spoilt cache (rewritten), and from the ES module CLI: one output.
     const [listCache] = cliCaches(cacheDir);
+    const written = readFileSync(join(cacheDir, listCache!));
     expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
+    expect(readFileSync(join(cacheDir, listCache!)).equals(written)).toBe(true);
+    expect((await pkg.run(['resolve', '--help'])).exitCode).toBe(0);
+    expect(cliCaches(cacheDir)).toHaveLength(2);
     writeFileSync(join(cacheDir, listCache!), 'not a V8 code cache');
     expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
     expect(readFileSync(join(cacheDir, listCache!), 'utf8')).not.toBe('not a V8 code cache');
     rmSync(join(pkg.dist, 'cli.cjs'));
     expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
     expect(await pkg.run(['vaildate'])).toMatchObject({ exitCode: 64, stderr: typo.stderr });
+    // Without the loader too.
+    rmSync(join(pkg.dist, 'start.cjs'));
+    expect((await pkg.run(['list', '--json'])).stdout).toBe(listed.stdout);
   });
 });

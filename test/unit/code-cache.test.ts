@@ -127,6 +127,18 @@ process.stdout.write(String(require(${JSON.stringify(join(dir, 'cold', 'dep.cjs'
     expect(loadWithCodeCache(file, [cache], ['validate']).cache).toMatchObject({ tier: 'validate', rejected: false });
   });
 
+  it('writing a cache removes the caches of other builds of the same file, and only those', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    mkdirSync(cache);
+    const old = `fire-path-99ff-${process.version}-${process.arch}.hooks.v8`;
+    const otherNode = `fire-path-0123abcd-v18.0.0-${process.arch}.lean.v8`;
+    const otherFile = `cli-99ff-${process.version}-${process.arch}.list.v8`;
+    for (const n of [old, otherNode, otherFile]) writeFileSync(join(cache, n), 'x');
+    loadWithCodeCache(file, [cache], FIRE_TIERS).finish('lean');
+    expect(cacheFiles(cache)).toEqual([otherFile, `fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`, otherNode].sort());
+  });
+
   it('cacheDirsFor offers the config dir only where it already has a hooks tree', () => {
     const { dir, file } = bundle();
     const config = join(dir, 'config');
