@@ -65,7 +65,8 @@ export function loadWithCodeCache<Tier extends string>(file: string, dirs: reado
 function loadOne<Tier extends string>(file: string, dirs: readonly string[], tiers: readonly Tier[], required: LoadedBundle<'lean'>[]): LoadedBundle<Tier> {
   const source = readFileSync(file, 'utf8');
   const key = KEY_LINE.exec(source)?.[1];
-  const name = (tier: Tier): string => `${basename(file, '.cjs')}-${key}-${process.version}-${process.arch}.${tier}.v8`;
+  const stem = basename(file, '.cjs');
+  const name = (tier: Tier): string => `${stem}-${key}-${process.version}-${process.arch}.${tier}.v8`;
   const found = key ? findCache(dirs, tiers, name) : undefined;
   // The wrapper CommonJS gives a module, so the bundle runs as if required.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found ? { cachedData: found.data } : {}) });
@@ -79,7 +80,7 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
     finish: (tier) => {
       if (!key || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
       if (rejected) rmSync(found.path, { force: true });
-      writeCache(script, dirs, name(tier), basename(file, '.cjs'), key);
+      writeCache(script, dirs, name(tier), stem, key);
     },
   };
 }
@@ -118,6 +119,13 @@ function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly
   return undefined;
 }
 
+/** Whether `fileName` is a cache of `stem` (named as loadOne names one) by a build other than `key`. */
+function ofAnotherBuild(fileName: string, stem: string, key: string): boolean {
+  if (!fileName.startsWith(`${stem}-`) || !fileName.endsWith('.v8')) return false;
+  const hash = /^([0-9a-f]+)-v/.exec(fileName.slice(stem.length + 1))?.[1];
+  return hash !== undefined && hash !== key;
+}
+
 /** Writes the cache, then removes the caches of other builds of the same file there: an upgrade leaves no old ones behind. */
 function writeCache(script: Script, dirs: readonly string[], name: string, stem: string, key: string): void {
   const data = script.createCachedData();
@@ -129,10 +137,7 @@ function writeCache(script: Script, dirs: readonly string[], name: string, stem:
       continue; // read-only install, full disk, a symlink where the directory should be: the next place
     }
     try {
-      for (const other of readdirSync(dir)) {
-        const build = /^(.+)-([0-9a-f]+)-v\d[^-]*-[^.]+\.[a-z-]+\.v8$/.exec(other);
-        if (build?.[1] === stem && build[2] !== key) rmSync(join(dir, other), { force: true });
-      }
+      for (const other of readdirSync(dir)) if (ofAnotherBuild(other, stem, key)) rmSync(join(dir, other), { force: true });
     } catch {
       // an old cache left behind costs only disk space
     }

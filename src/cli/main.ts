@@ -39,13 +39,15 @@ function addOption(cmd: Command, spec: OptionSpec): void {
   cmd.addOption(opt);
 }
 
-/** Whether `name` is a command: bin/chrys-hooks keeps a code cache per command (start.ts), never per typo. */
-export const isCommand = (name: string): boolean => Object.hasOwn(RUNNERS, name);
+/** The command whose action the last main() started ('' for help, --version, a usage error from commander). */
+let commandName = '';
+/** What bin/chrys-hooks keys a command's code cache by (start.ts): only a run that ran the command writes it. */
+export const commandThatRan = (): string => commandName;
 
 export async function main(argv: string[]): Promise<number> {
   // Help and --version are written by commander, before any result: guard stdout for them too.
   guardStdout();
-  let commandName = '';
+  commandName = '';
   let result: CommandResult | undefined;
   const program = new Command('chrys-hooks')
     .description('A hook engine for coding agents: runs your hooks on agent events and prints one decision.')

@@ -27,8 +27,7 @@ export async function startCommand(argv: readonly string[], distDir: string): Pr
   if (!bundle) return undefined;
   const code = await (bundle.exports.main as (argv: readonly string[]) => Promise<number>)(argv);
   // The first cache of a command is kept: one from a run that only printed help or a usage error would hold little of it.
-  const ranCommand = code !== EXIT.usage && !argv.some((a) => a === '--help' || a === '-h');
-  if (tier && ranCommand && (bundle.exports.isCommand as (name: string) => boolean)(tier)) bundle.finish(tier);
+  if (tier && code !== EXIT.usage && (bundle.exports.commandThatRan as () => string)() === tier) bundle.finish(tier);
   return code;
 }
 
