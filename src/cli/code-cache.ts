@@ -5,12 +5,13 @@
 // so it holds what that run compiled. Its tiers name what a run compiled, best
 // first: `fire` has `hooks` (a run that started a hook, which then serves
 // every run) over `lean`; the CLI has one tier per command.
-// A cache that V8 rejects (another build, another Node, truncated, foreign)
-// is ignored and written again; a cache that cannot be written costs only
-// the next run its compile; neither is an error. V8 checks a cache's header,
-// not its body: a body spoilt on disk under an intact header crashes the
-// process in V8's deserializer. That is an open problem (docs/performance.md):
-// a digest would need node:crypto, which a warm `fire` otherwise never loads.
+// A cache file is sealed (cache-digest.ts): V8 checks a cache's header, not
+// its body, so a file whose digest does not match is never shown to it. A
+// cache that is spoilt or that V8 rejects (another build, another Node,
+// truncated, foreign) is ignored and written again; a cache that cannot be
+// written costs only the next run its compile; neither is an error. Where
+// nothing can be sealed (no WebAssembly: `node --jitless`) no cache is read
+// or written.
 //
 // The cold files (dist/cold/: the YAML parsers, zod) that the bundle requires
 // when a hooks file must be parsed get a cache of their own by the same rules,
@@ -25,6 +26,7 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import { ensureDir } from '../base/runtime-layout.js';
 import { writeFileAtomic } from '../base/atomic-write.js';
+import { canSealCaches, openSealedCache, sealCache } from './cache-digest.js';
 
 export type FireTier = 'hooks' | 'lean';
 /** `fire`'s tiers, best first. */
@@ -67,10 +69,11 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
   const key = KEY_LINE.exec(source)?.[1];
   const stem = basename(file, '.cjs');
   const name = (tier: Tier): string => `${stem}-${key}-${process.version}-${process.arch}.${tier}.v8`;
-  const found = key ? findCache(dirs, tiers, name) : undefined;
+  const cached = key !== undefined && canSealCaches();
+  const found = cached ? findCache(dirs, tiers, name) : undefined;
   // The wrapper CommonJS gives a module, so the bundle runs as if required.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found ? { cachedData: found.data } : {}) });
-  const rejected = found !== undefined && script.cachedDataRejected === true;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, ...(found?.data ? { cachedData: found.data } : {}) });
+  const rejected = found !== undefined && (found.data === undefined || script.cachedDataRejected === true);
   const module = { exports: {} as Record<string, unknown>, loaded: false };
   (script.runInThisContext() as (...args: unknown[]) => void)(module.exports, requireWithCache(file, dirs, required), module, file, dirname(file));
   module.loaded = true;
@@ -78,7 +81,7 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
     exports: module.exports,
     cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
     finish: (tier) => {
-      if (!key || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
+      if (!cached || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
       if (rejected) rmSync(found.path, { force: true });
       writeCache(script, dirs, name(tier), stem, key);
     },
@@ -105,12 +108,14 @@ function requireWithCache(file: string, dirs: readonly string[], required: Loade
   return Object.assign(own, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
 }
 
-function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly Tier[], name: (tier: Tier) => string): { path: string; tier: Tier; data: Buffer } | undefined {
+/** The best cache there is; `data` undefined when its file is spoilt (its digest does not match). */
+function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly Tier[], name: (tier: Tier) => string): { path: string; tier: Tier; data: Buffer | undefined } | undefined {
   for (const tier of tiers) {
     for (const dir of dirs) {
       const path = join(dir, name(tier));
       try {
-        return { path, tier, data: readFileSync(path) };
+        const data = openSealedCache(path);
+        return { path, tier, data: data === 'spoilt' ? undefined : data };
       } catch {
         // not there (or unreadable): the next place
       }
@@ -128,7 +133,7 @@ function ofAnotherBuild(fileName: string, stem: string, key: string): boolean {
 
 /** Writes the cache, then removes the caches of other builds of the same file there: an upgrade leaves no old ones behind. */
 function writeCache(script: Script, dirs: readonly string[], name: string, stem: string, key: string): void {
-  const data = script.createCachedData();
+  const data = sealCache(script.createCachedData());
   for (const dir of dirs) {
     try {
       ensureDir(dir);

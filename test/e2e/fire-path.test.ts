@@ -81,6 +81,25 @@ describe('the fire path bundle and its code cache', () => {
     expect((await pkg.fire()).decision).toMatchObject({ blocked: true, reason: 'no .env' });
   });
 
+  it('a cache spoilt under its header (bytes flipped mid-file) is caught by its digest: the same decision, and it is rewritten', async () => {
+    const s = sandbox();
+    s.globalHooks(HOOKS);
+    const pkg = install(s);
+    const first = await pkg.fire();
+    const cacheDir = join(pkg.dist, '.cache');
+    const path = join(cacheDir, caches(cacheDir)[0]!);
+    const good = readFileSync(path);
+    const spoilt = Buffer.from(good);
+    for (let i = 1024; i < spoilt.length; i += 509) spoilt[i]! ^= 0x5a;
+    writeFileSync(path, spoilt);
+    const again = await pkg.fire();
+    expect(again.exitCode).toBe(0);
+    const timeless = (d: any) => ({ ...d, hooks: d.hooks.map(({ duration_ms: _, ...h }: any) => h) });
+    expect(timeless(again.decision)).toEqual(timeless(first.decision));
+    expect(readFileSync(path).equals(spoilt)).toBe(false);
+    expect((await pkg.fire()).exitCode).toBe(0);
+  });
+
   it('a firing that parses a hooks file caches the cold files it compiled, and a rejected one is rewritten', async () => {
     const s = sandbox();
     s.globalHooks(HOOKS);

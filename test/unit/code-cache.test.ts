@@ -60,6 +60,9 @@ describe('loadWithCodeCache', () => {
     ['truncated', (data: Buffer) => data.subarray(0, Math.floor(data.length / 2))],
     ['foreign bytes', (data: Buffer) => Buffer.alloc(data.length, 7)],
     ['empty', () => Buffer.alloc(0)],
+    // V8 checks only the header: these bytes reached its deserializer, which crashed the process (exit 133).
+    ['spoilt under an intact header', (data: Buffer) => Buffer.from(data).map((b, i) => (i >= 64 && i % 97 === 0 ? b ^ 0x5a : b))],
+    ['one bit flipped mid-body', (data: Buffer) => Buffer.from(data).map((b, i) => (i === data.length >> 1 ? b ^ 1 : b))],
   ])('a %s cache is rejected, the bundle still runs, and the cache is written anew', (_what, spoil) => {
     const { dir, file } = bundle();
     const cache = join(dir, '.cache');
@@ -69,6 +72,18 @@ describe('loadWithCodeCache', () => {
     writeFileSync(path, spoil(good));
     expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { rejected: true } });
     expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { tier: 'lean', rejected: false } });
+  });
+
+  it('where WebAssembly cannot run (node --jitless) no cache is read or written, and the bundle still runs', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    loadWithCodeCache(file, [cache], FIRE_TIERS).finish('lean');
+    const [name] = cacheFiles(cache);
+    const code = `const b = require(${JSON.stringify(resolve('dist/start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify([cache])}, ${JSON.stringify(FIRE_TIERS)});
+process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache ?? null })); b.finish('hooks');`;
+    const out = execFileSync(process.execPath, ['--jitless', '-e', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    expect(JSON.parse(out)).toEqual({ answer: 42, cache: null });
+    expect(cacheFiles(cache)).toEqual([name]);
   });
 
   it('a cache of another build (another bundle text) is not read: the key is the bundle hash', () => {
