@@ -83,7 +83,8 @@ async function show(e: OutboxEntry, json: boolean, globals: CliGlobals): Promise
   const now = Date.now();
   const row = jobRow(e, age, now);
   const history = historyLines(e.job);
-  const tail = row.log_path ? logTail(row.log_path) : undefined;
+  const log = jobLog(e);
+  const tail = log === undefined ? undefined : lastLines(log.text);
   if (json) {
     const out = { ...row, history, log_tail: tail ?? null, job: e.job as unknown as Json };
     return { stdout: stringifyJson(out as unknown as Json, 2), exitCode: EXIT.ok };
@@ -102,7 +103,8 @@ async function show(e: OutboxEntry, json: boolean, globals: CliGlobals): Promise
     ...history.map((h) => `  ${printable(h.at)}  ${printable(h.what)}`),
   ];
   if (typeof e.job.stderr_tail === 'string' && e.job.stderr_tail) lines.push('', 'stderr tail', ...e.job.stderr_tail.trimEnd().split('\n').map((l) => `  | ${printable(l)}`));
-  lines.push('', row.log_path ? `log ${printable(row.log_path)}${tail === undefined ? ' (gone)' : ''}` : 'log: none yet (the job has not finished a run)');
+  const where = log?.copyFrom !== undefined ? ` (no such file here: the copy filed with the job by host ${printable(log.copyFrom)})` : tail === undefined ? ' (gone)' : '';
+  lines.push('', row.log_path ? `log ${printable(row.log_path)}${where}` : 'log: none yet (the job has not finished a run)');
   if (tail !== undefined) lines.push(...tail.split('\n').map((l) => `  | ${printable(l)}`));
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }
@@ -115,12 +117,22 @@ function readLog(path: string): string | undefined {
   }
 }
 
-function logTail(path: string): string | undefined {
-  const text = readLog(path);
-  return text === undefined ? undefined : text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
-}
+const lastLines = (text: string): string => text.trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
 
 const logPathOf = (e: OutboxEntry): string | undefined => (typeof e.job.log_path === 'string' ? e.job.log_path : undefined);
+
+/**
+ * A job's last log: its file, where the run was on this machine; else the
+ * copy a PostgreSQL drain filed with the job (its last 64 KiB), naming the
+ * host that ran it: the run was on another machine, or its file was pruned.
+ */
+function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined {
+  const path = logPathOf(e);
+  const text = path === undefined ? undefined : readLog(path);
+  if (text !== undefined) return { text };
+  if (typeof e.job.log_copy !== 'string') return undefined;
+  return { text: e.job.log_copy, copyFrom: typeof e.job.log_host === 'string' ? e.job.log_host : 'unknown' };
+}
 
 /**
  * A job's log. A run's log is written when the run ends; while a run goes on
@@ -131,7 +143,7 @@ const logPathOf = (e: OutboxEntry): string | undefined => (typeof e.job.log_path
 async function logs(backend: OutboxBackend, jobId: string, follow: boolean, configDir: string): Promise<CommandResult> {
   const first = await backend.show(jobId);
   const path = logPathOf(first);
-  const text = path ? readLog(path) : undefined;
+  const text = jobLog(first)?.text;
   if (!follow || first.folder !== 'pending') {
     if (text === undefined) return { stderr: [path ? `the log of job ${printable(jobId)} is gone: ${printable(path)}` : `job ${printable(jobId)} has no log yet (it has not finished a run)`], exitCode: EXIT.ok };
     return { stdout: text, exitCode: EXIT.ok };
@@ -172,7 +184,7 @@ function followJob(backend: OutboxBackend, jobId: string, shown: string | undefi
           if (!e) return end(); // dropped
           const path = logPathOf(e);
           if (path && path !== last) {
-            const text = readLog(path);
+            const text = jobLog(e)?.text;
             if (text !== undefined) {
               const shownLive = live.endRun();
               const body = shownLive ? statusLines(text) : text;

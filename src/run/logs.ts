@@ -53,6 +53,29 @@ export function formatLog(hook: Hook, record: RunRecord, notes: readonly Warning
   return `${head}## stdout\n${record.stdout}\n## stderr\n${record.stderr}\n`;
 }
 
+/** How much of a run's log a PostgreSQL drain files with the job, for `outbox logs` on another machine. */
+export const LOG_COPY_CHARS = 64 * 1024;
+const LOG_COPY_HEAD = 4 * 1024;
+
+/**
+ * A log cut to `max` characters: its head (the status lines) and its tail,
+ * with a line saying how much was cut between; never through a surrogate pair
+ * (PostgreSQL's json refuses a lone one).
+ */
+export function logCopy(text: string, max = LOG_COPY_CHARS): string {
+  if (text.length <= max) return text;
+  const marker = (cut: number): string => `\n[... ${cut} characters cut ...]\n`;
+  const head = pairSafe(text, Math.min(LOG_COPY_HEAD, Math.floor(max / 4)), -1);
+  const tailStart = pairSafe(text, text.length - (max - head - marker(text.length).length), +1);
+  return `${text.slice(0, head)}${marker(tailStart - head)}${text.slice(tailStart)}`;
+}
+
+/** `at`, moved one `way` (so the part it bounds gets shorter) when it falls between the halves of a surrogate pair. */
+function pairSafe(text: string, at: number, way: -1 | 1): number {
+  const code = text.charCodeAt(at);
+  return code >= 0xdc00 && code <= 0xdfff ? at + way : at;
+}
+
 /** Writes a log file (0600); best effort: returns its path, or undefined when it could not be written. */
 export function writeLogSync(configDir: string, name: string, text: string): string | undefined {
   try {

@@ -521,4 +521,24 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     const logs = await cli(s, env, ['outbox', 'logs', job.job_id]);
     expect(logs.stdout).toContain('hello from follow-up');
   });
+
+  it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
+    const drainer = sandboxFor(t);
+    const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });
+    await fire(drainer, env);
+    expect((await cli(drainer, env, ['drain-outbox', '--json'])).done).toBe(1);
+    const [job] = await listed(drainer, env, 'done');
+    expect((await cli(drainer, env, ['outbox', 'show', job.job_id])).stdout).not.toContain('no such file here');
+    // Another machine: a config dir of its own, the same database, and the drainer's log file not there.
+    rmSync(job.log_path);
+    const laptop = sandboxFor(t);
+    hostIs(laptop, 'laptop');
+    const logs = await cli(laptop, env, ['outbox', 'logs', job.job_id]);
+    expect(logs.stdout).toMatch(/^# hook follow-up \(global, after_turn\) ok exit=0/);
+    expect(logs.stdout).toContain('## stdout\nhello from follow-up\n\n## stderr\noops\n');
+    const shown = await cli(laptop, env, ['outbox', 'show', job.job_id]);
+    expect(shown.stdout).toContain(`log ${job.log_path} (no such file here: the copy filed with the job by host test-host)\n  | # hook follow-up`);
+    expect(shown.stdout).toContain('  | hello from follow-up');
+    expect((await cli(laptop, env, ['outbox', 'show', job.job_id, '--json'])).log_tail).toContain('hello from follow-up');
+  });
 });

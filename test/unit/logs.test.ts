@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProcessOutcome } from '../../src/core/outcome.js';
-import { LOG_RETENTION_MS, formatLog, logName, logsDir, newRunId, pruneLogs, writeLog, writeLogSync } from '../../src/run/logs.js';
+import { LOG_COPY_CHARS, LOG_RETENTION_MS, formatLog, logCopy, logName, logsDir, newRunId, pruneLogs, writeLog, writeLogSync } from '../../src/run/logs.js';
 import { toRecord } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 
@@ -163,5 +163,38 @@ describe('pruneLogs', () => {
     pruneLogs(config);
     expect(readdirSync(dir)).toEqual([`${id}-a.log`]);
     expect(() => pruneLogs(temp())).not.toThrow();
+  });
+});
+
+describe('logCopy (the part of a log a PostgreSQL drain files with the job)', () => {
+  it('keeps a log that fits as it is', () => {
+    const text = '# hook a (global, after_turn) ok\n## stdout\nhi\n## stderr\n\n';
+    expect(logCopy(text)).toBe(text);
+    expect(logCopy('x'.repeat(LOG_COPY_CHARS))).toBe('x'.repeat(LOG_COPY_CHARS));
+  });
+
+  it('cuts a longer one to the limit: its first 4 KiB, a line saying how much went, its end', () => {
+    const text = `${'h'.repeat(5000)}${'m'.repeat(100_000)}${'t'.repeat(70_000)}`;
+    const copy = logCopy(text);
+    expect(copy.length).toBeLessThanOrEqual(LOG_COPY_CHARS);
+    expect(copy.length).toBeGreaterThan(LOG_COPY_CHARS - 10);
+    const [head, cut, tail] = copy.split('\n');
+    expect(head).toBe('h'.repeat(4096));
+    expect(tail).toBe(text.slice(text.length - tail!.length));
+    expect(cut).toBe(`[... ${text.length - 4096 - tail!.length} characters cut ...]`);
+  });
+
+  it('with a small limit keeps a quarter of it as the head', () => {
+    expect(logCopy('abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 40)).toBe('abcdefghij\n[... 51 characters cut ...]\nZ');
+  });
+
+  it('never cuts through a surrogate pair, at either end', () => {
+    const emoji = '\u{1F600}';
+    for (const at of [4095, 4096]) {
+      const text = `${'a'.repeat(at)}${emoji.repeat(40_000)}`;
+      const copy = logCopy(text);
+      expect(copy.length).toBeLessThanOrEqual(LOG_COPY_CHARS);
+      expect(copy).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    }
   });
 });

@@ -26,7 +26,7 @@ import { existsSync } from 'node:fs';
 import type { HookContext } from '../../core/hook-template.js';
 import { resolveInvocation } from '../../run/invocation.js';
 import { LiveLog, liveLogPath } from '../../run/live-log.js';
-import { formatLog, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
+import { formatLog, logCopy, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
 import { killGroup } from '../../run/process-group.js';
 import { TempFiles } from '../../run/runtime.js';
 import { type RunRecord, runHook } from '../../run/spawn.js';
@@ -284,8 +284,10 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>, file: Filing): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
       const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
       const warnings = retry?.warning ? [retry.warning] : [];
-      const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
-      const ran: Job = { ...job, last_finished_at: new Date().toISOString(), exit_code: record.exitCode, stderr_tail: record.stderrTail || null, ...(logPath ? { log_path: logPath } : {}) };
+      const log = formatLog(hook, record, warnings);
+      const logPath = await writeLog(configDir, logName(newRunId(), hook.id), log);
+      // The log is a file on this machine; its copy in the job lets `outbox logs` show it on any other.
+      const ran: Job = { ...job, last_finished_at: new Date().toISOString(), exit_code: record.exitCode, stderr_tail: record.stderrTail || null, ...(logPath ? { log_path: logPath } : {}), log_copy: logCopy(log), log_host: choice.hostId };
       const base = { warnings, ...(logPath ? { logPath } : {}) };
       if (record.disposition === 'pending') {
         // Stopped on purpose (the watcher shuts down): due again at once, this start counted.
