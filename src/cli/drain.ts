@@ -93,9 +93,8 @@ function jobLines(j: JobReport, now = Date.now()): string[] {
 }
 
 async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGlobals, choice: Extract<OutboxChoice, { backend: 'postgres' }>, limit: number | undefined, pruneDays: number | undefined): Promise<CommandResult> {
-  const unsupported = limit !== undefined ? '--limit' : opts.interval !== undefined && !opts.watch ? '--interval' : undefined;
-  if (unsupported) throw new ChrysError('usage', `${unsupported} is not supported with the PostgreSQL outbox`, 'drop it: the engine claims what is due, and --watch wakes on NOTIFY');
-  if (opts.watch) refuseWatchClash(opts, undefined, pruneDays);
+  if (opts.interval !== undefined && !opts.watch) throw new ChrysError('usage', '--interval is not supported with the PostgreSQL outbox', 'drop it: --watch wakes on NOTIFY');
+  if (opts.watch) refuseWatchClash(opts, limit, pruneDays);
   const { drainPostgres } = await import('../outbox/pg/drain.js');
   if (opts.requeueFailed) {
     const { PostgresOutbox } = await import('../outbox/pg/backend.js');
@@ -109,7 +108,7 @@ async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGloba
   }
   if (!opts.watch) {
     stopOnTermination();
-    const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun) }, choice);
+    const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}) }, choice);
     if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
     return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
   }

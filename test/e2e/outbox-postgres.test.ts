@@ -522,6 +522,27 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(logs.stdout).toContain('hello from follow-up');
   });
 
+  it('drain-outbox --limit N starts N hooks and leaves the rest pending, their claims not counted; --dry-run --limit says which', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres', { delay: 0, settings: '  max_parallel_hooks: 4\n' });
+    for (const session of ['s1', 's2', 's3', 's4', 's5']) await fire(s, env, session);
+    const dry = await cli(s, env, ['drain-outbox', '--dry-run', '--limit', '2', '--json']);
+    expect(dry).toMatchObject({ would_run: 2, skipped: { limit: 3 } });
+    const first = await cli(s, env, ['drain-outbox', '--limit', '2', '--json']);
+    expect(first).toMatchObject({ ran: 2, done: 2, failed: 0 });
+    expect(first.jobs.filter((j: any) => j.outcome !== 'done').every((j: any) => j.outcome === 'limit')).toBe(true);
+    expect(runs(s)).toBe(2);
+    const left = await listed(s, env, 'pending');
+    expect(left).toHaveLength(3);
+    expect(left.map((j: any) => j.attempts)).toEqual([0, 0, 0]);
+    expect((await cli(s, env, ['drain-outbox', '--limit', '0', '--json'])).ran).toBe(0);
+    expect(await listed(s, env, 'pending')).toHaveLength(3);
+    expect((await cli(s, env, ['drain-outbox', '--json'])).done).toBe(3);
+    expect(runs(s)).toBe(5);
+    const watch = await s.run(['drain-outbox', '--watch', '--limit', '1'], { env });
+    expect(watch.exitCode).toBe(64);
+  });
+
   it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
     const drainer = sandboxFor(t);
     const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });

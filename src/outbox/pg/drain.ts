@@ -10,7 +10,10 @@
 // the hook's process group is noted (outbox/locks/<job_id>.pgid), and a job
 // whose earlier hook still runs on this machine is not started again until it
 // ends. A `detach: true` hook is started detached (startDetached), done once
-// it started, as the file drain does.
+// it started, as the file drain does. `--limit N` starts at most N hooks: the
+// engine runs at most N at once, the drain stops taking jobs at the N-th
+// start, and a job handed over after it is put back due at once, its claim
+// not counted.
 
 import { EventEmitter } from 'node:events';
 import type { Pool, PoolClient } from 'pg';
@@ -135,7 +138,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
   // The ends of runs that finish together, filed (and their rows deleted) in one statement.
   const filings = new GroupCommit<FinishedRun>((runs) => lasting((c) => fileFinished(c, runs)));
   try {
-    if (opts.dryRun) return await dryRun(guard, tally);
+    if (opts.dryRun) return await dryRun(guard, tally, opts.limit);
     await guard((c) => ensureSchema(c, choice.url));
     pruneLogs(configDir);
     ensureDir(locksDir(configDir));
@@ -161,6 +164,14 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       lost ??= e;
       stopping = true;
       void Promise.resolve(workerPool?.gracefulShutdown('the database went away')).catch(() => {});
+    };
+    // --limit: the hooks started so far; at the limit the pool takes no more (those it holds go back).
+    let starts = 0;
+    const overLimit = (): boolean => opts.limit !== undefined && starts >= opts.limit;
+    const takeNoMore = (): void => void Promise.resolve(workerPool?.gracefulShutdown('--limit reached')).catch(() => {});
+    const countStart = (): void => {
+      starts++;
+      if (overLimit()) takeNoMore();
     };
 
     const handler = async (payload: unknown, helpers: { job: { id: string; attempts: number; key: string | null } }): Promise<void> => {
@@ -245,6 +256,13 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
         await file({ ...job, retries: startsBefore, state: 'failed', error: refusal }, 'failed');
         return tally.report({ ...ids, outcome: 'failed', error: refusal });
       }
+      if (overLimit()) {
+        // Put back due at once, which without the shutdown (--limit 0 has had no start to call it) would hand it over again.
+        takeNoMore();
+        await requeue({ ...job, retries: startsBefore }, new Date());
+        return tally.report({ ...ids, outcome: 'limit' });
+      }
+      countStart();
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
       if (hook.execution.detach) return launchDetached(started, hook, ctx, file);
       const live = new LiveLog(configDir, liveLogPath(configDir, job.job_id));
@@ -309,7 +327,8 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     };
 
     const { run, runOnce } = await loadGraphile();
-    const concurrency = clampParallel(settings.max_parallel_hooks);
+    // Never more at once than --limit lets start (a limit of 0 still takes one job, to put it back).
+    const concurrency = Math.max(1, Math.min(clampParallel(settings.max_parallel_hooks), opts.limit ?? Number.POSITIVE_INFINITY));
     const events = new EventEmitter();
     // graphile-worker locks a job under its pool's id (pool-..., otpool-... for
     // runOnce), not the worker's: that is the id whose heartbeat keeps the
@@ -400,14 +419,18 @@ async function unlockStale(c: PoolClient): Promise<void> {
   await c.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [stale]);
 }
 
-/** What a drain would do, read as `outbox list` reads (no DDL: a role that may only read can ask). */
-async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally): Promise<DrainSummary> {
+/** What a drain would do, read as `outbox list` reads (no DDL: a role that may only read can ask); past `limit` would-runs, `limit`. */
+async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, limit: number | undefined): Promise<DrainSummary> {
   const rows = await guard((c) => unlessNoSchema(listPending(c), () => []));
   const now = Date.now();
+  let wouldRun = 0;
   for (const row of rows) {
     const e = tryPendingEntry(row);
+    const due = row.run_at.getTime() <= now;
+    const runs = e !== undefined && !row.locked_at && due;
+    if (runs) wouldRun++;
     const report: JobReport = e
-      ? { job_id: e.id, hook_id: e.job.hook_id, outcome: row.locked_at ? 'claimed' : row.run_at.getTime() > now ? 'not_due' : 'would_run', ...(row.run_at.getTime() > now ? { due_at: row.run_at.toISOString() } : {}) }
+      ? { job_id: e.id, hook_id: e.job.hook_id, outcome: row.locked_at ? 'claimed' : !due ? 'not_due' : limit !== undefined && wouldRun > limit ? 'limit' : 'would_run', ...(due ? {} : { due_at: row.run_at.toISOString() }) }
       : { job_id: `pg-${row.id}`, hook_id: '', outcome: 'invalid_job', error: 'outbox_invalid_job: the payload is not a Chrys job' };
     tally.report(report, !e);
   }
