@@ -1,7 +1,7 @@
 // The fire path's code cache on real files: written after a run, used by the
 // next, rewritten when V8 rejects it, upgraded to the hooks tier once, and
 // never an error when it cannot be written.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,11 +14,13 @@ function bundle(body = 'exports.answer = () => 42;'): { dir: string; file: strin
   writeFileSync(file, `// chrys-hooks fire path 0123abcd\n${body}\n`);
   return { dir, file };
 }
-/** One load in a fresh node process (dist/start.cjs, built by pretest): V8 skips the cache of a script it compiled already. */
-function loadInChild(file: string, dirs: string[], tier = 'lean'): { answer: number; cache: { tier: string; rejected: boolean } | null } {
-  const code = `const b = require(${JSON.stringify(resolve('dist/start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(dirs)}, ${JSON.stringify(FIRE_TIERS)});
+type Loaded = { answer: number; cache: { tier: string; rejected: boolean } | null };
+/** The script a child runs: one load (dist/start.cjs, built by pretest), what it found, then the cache written. */
+const childCode = (file: string, dirs: string[], tier: string): string => `const b = require(${JSON.stringify(resolve('dist/start.cjs'))}).loadWithCodeCache(${JSON.stringify(file)}, ${JSON.stringify(dirs)}, ${JSON.stringify(FIRE_TIERS)});
 process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache ?? null })); b.finish(${JSON.stringify(tier)});`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', code], { encoding: 'utf8' }));
+/** One load in a fresh node process: V8 skips the cache of a script it compiled already. */
+function loadInChild(file: string, dirs: string[], tier = 'lean', nodeArgs: string[] = []): Loaded {
+  return JSON.parse(execFileSync(process.execPath, [...nodeArgs, '-e', childCode(file, dirs, tier)], { encoding: 'utf8' }));
 }
 const cacheFiles = (dir: string): string[] => { try { return readdirSync(dir).sort(); } catch { return []; } };
 
@@ -84,6 +86,36 @@ process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache
     const out = execFileSync(process.execPath, ['--jitless', '-e', code], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     expect(JSON.parse(out)).toEqual({ answer: 42, cache: null });
     expect(cacheFiles(cache)).toEqual([name]);
+  });
+
+  it('a cache another V8 made under this name (a Node upgrade, other V8 flags) is rejected and rewritten', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    expect(loadInChild(file, [cache], 'lean', ['--no-flush-bytecode']).cache).toBeNull();
+    expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { rejected: true } });
+    expect(loadInChild(file, [cache])).toMatchObject({ answer: 42, cache: { tier: 'lean', rejected: false } });
+  });
+
+  it('a disk that fills while the cache is written leaves no file, partial or temporary, and no error', () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    // ulimit -f 0: every write to a file fails (EFBIG, the signal ignored), as on a full disk.
+    const out = execFileSync('bash', ['-c', `trap '' XFSZ; ulimit -f 0; exec "$0" "$@"`, process.execPath, '-e', childCode(file, [cache], 'lean')], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ answer: 42, cache: null });
+    expect(cacheFiles(cache)).toEqual([]);
+    expect(loadInChild(file, [cache]).cache).toBeNull();
+    expect(loadInChild(file, [cache]).cache).toMatchObject({ rejected: false });
+  });
+
+  it('processes that write the cache at once leave one whole cache that the next accepts', async () => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    const runs = await Promise.all(Array.from({ length: 4 }, () => new Promise<Loaded>((done, fail) => {
+      execFile(process.execPath, ['-e', childCode(file, [cache], 'lean')], { encoding: 'utf8' }, (e, out) => (e ? fail(e) : done(JSON.parse(out) as Loaded)));
+    })));
+    expect(runs.map((r) => r.answer)).toEqual([42, 42, 42, 42]);
+    expect(cacheFiles(cache)).toEqual([`fire-path-0123abcd-${process.version}-${process.arch}.lean.v8`]);
+    expect(loadInChild(file, [cache]).cache).toMatchObject({ tier: 'lean', rejected: false });
   });
 
   it('a cache of another build (another bundle text) is not read: the key is the bundle hash', () => {
