@@ -12,16 +12,19 @@
 // the body's 64-bit little-endian words, zero-padded to a multiple of 64
 // bytes, then over the byte length: every step is a bijection of the state,
 // so a change to any one word always shows. It runs as a WebAssembly function
-// of 200 bytes because start-up is what it costs: checking a 400 KB cache took
+// of 220 bytes because start-up is what it costs: checking a 400 KB cache took
 // about 0.5 ms this way (compiling the module included), 3–5 ms as a
 // JavaScript loop (cold code), and loading node:crypto alone 4–7 ms.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
- * The module, hand-assembled (eight words a turn: in one word a turn, the
- * loop ran long enough for V8 to recompile it with TurboFan in the
- * background, 3 MB and a core's time, on every `fire` after an edit):
+ * The module, as bytes: a literal, because building it at start-up from
+ * named opcodes cost about 0.7 ms of every `fire` (test/unit/cache-digest.test.ts
+ * assembles it that way and checks these bytes). It reads eight words a
+ * turn: at one word a turn the loop ran long enough for V8 to recompile it
+ * with TurboFan in the background (3 MB and a core's time) on every `fire`
+ * after an edit. In the text format:
  *
  *     (module
  *       (memory (export "memory") 1)
@@ -40,50 +43,12 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
  *
  * It reads whole turns of 64 bytes: the bytes past the end are the caller's to zero.
  */
+export const DIGEST_MODULE_HEX =
+  '0061736d0100000001070160027f7f017e030201000503010001071302066d656d6f727902000664696765737400000aad0101aa0102017f027e200020016a21' +
+  '0242a5c688a1c89ca7f94b210342b38380808020210402400340200020024f0d01200320002903008520047e2103200320002903088520047e21032003200029' +
+  '03108520047e2103200320002903188520047e2103200320002903208520047e2103200320002903288520047e2103200320002903308520047e210320032000' +
+  '2903388520047e2103200041c0006a21000c000b0b20032001ad8520047e0b';
 const TURN_BYTES = 64;
-const FNV_OFFSET = [0xa5, 0xc6, 0x88, 0xa1, 0xc8, 0x9c, 0xa7, 0xf9, 0x4b]; // signed LEB128 of 0xcbf29ce484222325
-const FNV_PRIME = [0xb3, 0x83, 0x80, 0x80, 0x80, 0x20]; // signed LEB128 of 0x100000001b3
-const [AT, LENGTH, END, H, PRIME] = [0, 1, 2, 3, 4];
-const get = (local: number): number[] => [0x20, local];
-const set = (local: number): number[] => [0x21, local];
-/** $h = ($h ^ load64($at + offset)) * $prime */
-const step = (offset: number): number[] => [...get(H), ...get(AT), 0x29, 3, offset, 0x85, ...get(PRIME), 0x7e, ...set(H)];
-const BODY = [
-  2, 1, 0x7f, 2, 0x7e, // locals: $end i32; $h, $prime i64
-  ...get(AT), ...get(LENGTH), 0x6a, ...set(END),
-  0x42, ...FNV_OFFSET, ...set(H),
-  0x42, ...FNV_PRIME, ...set(PRIME),
-  0x02, 0x40, 0x03, 0x40, // block, loop
-  ...get(AT), ...get(END), 0x4f, 0x0d, 1, // leave when $at >= $end
-  ...[0, 8, 16, 24, 32, 40, 48, 56].flatMap(step),
-  ...get(AT), 0x41, 0xc0, 0x00, 0x6a, ...set(AT), // $at += 64 (signed LEB128: 0x40 alone would be -64)
-  0x0c, 0, 0x0b, 0x0b, // again; end loop, end block
-  ...get(H), ...get(LENGTH), 0xad, 0x85, ...get(PRIME), 0x7e, // ($h ^ $length) * $prime
-  0x0b,
-];
-/** A section: its id, its size as unsigned LEB128, its bytes. */
-const section = (id: number, bytes: number[]): number[] => [id, ...uleb128(bytes.length), ...bytes];
-const MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
-  ...section(1, [1, 0x60, 2, 0x7f, 0x7f, 1, 0x7e]), // one type: (i32, i32) -> i64
-  ...section(3, [1, 0]), // one function, of that type
-  ...section(5, [1, 0x00, 1]), // one memory, at least one page
-  ...section(7, [2, 6, ...ascii('memory'), 0x02, 0, 6, ...ascii('digest'), 0x00, 0]),
-  ...section(10, [1, ...uleb128(BODY.length), ...BODY]),
-]);
-
-function uleb128(n: number): number[] {
-  const out: number[] = [];
-  do {
-    out.push((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-    n >>>= 7;
-  } while (n > 0);
-  return out;
-}
-
-function ascii(text: string): number[] {
-  return [...text].map((c) => c.charCodeAt(0));
-}
 
 interface Digester {
   memory: WebAssembly.Memory;
@@ -100,7 +65,7 @@ let digester: Digester | null | undefined;
 function instance(): Digester | null {
   if (digester !== undefined) return digester;
   try {
-    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(MODULE));
+    const { exports } = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DIGEST_MODULE_HEX, 'hex')));
     digester = exports as unknown as Digester;
   } catch {
     digester = null;
