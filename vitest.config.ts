@@ -1,3 +1,4 @@
+import './test/test-env.js';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 

@@ -1,3 +1,4 @@
+import './test/test-env.js';
 import { defineConfig } from 'vitest/config';
 
 // The unit tests alone: what mutation testing runs against each mutant.
