@@ -2,9 +2,8 @@
 // from dist/cli.cjs, each with a V8 code cache. Whatever state the caches or
 // the bundles are in, the result is the one the ES module CLI gives, and
 // nothing is an error.
-import { execa } from 'execa';
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Sandbox, useSandbox } from '../helpers/sandbox.js';
 
@@ -29,22 +28,14 @@ interface Installed {
   run: (args: string[]) => Promise<{ exitCode: number; stdout: string; stderr: string }>;
 }
 
-/** A copy of the built package; `fire` and `run` start its bin (one fresh process each). */
+/** A copy of the built package, firing the edit of a .env file. */
 function install(s: Sandbox): Installed {
-  const copy = join(s.root, 'pkg');
-  for (const part of ['bin', 'dist']) cpSync(resolve(part), join(copy, part), { recursive: true });
-  cpSync(resolve('package.json'), join(copy, 'package.json'));
-  rmSync(join(copy, 'dist', '.cache'), { recursive: true, force: true });
-  symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
+  const pkg = s.packageCopy();
   const fire = async (args: string[] = []) => {
-    const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { input: EDIT, reject: false, env: s.env(), extendEnv: false });
-    return { exitCode: r.exitCode ?? -1, decision: JSON.parse(String(r.stdout)) };
+    const r = await pkg.run(['fire', ...args], EDIT);
+    return { exitCode: r.exitCode, decision: JSON.parse(r.stdout) };
   };
-  const run = async (args: string[]) => {
-    const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), ...args, '--config-dir', s.configDir, '--cwd', s.workspace], { reject: false, env: s.env(), extendEnv: false });
-    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-  };
-  return { dist: join(copy, 'dist'), fire, run };
+  return { dist: pkg.dist, fire, run: (args) => pkg.run(args) };
 }
 const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).sort() : []);
 /** The bundle's caches; the cold files' (dist/cold/) have their own names. */

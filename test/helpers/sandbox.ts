@@ -34,6 +34,14 @@ export interface RunOptions {
   cwd?: string;
 }
 
+/** A copy of the built package (Sandbox.packageCopy); each call starts its bin afresh, against the sandbox. */
+export interface PackageCopy {
+  dist: string;
+  run: (args: string[], input?: string) => Promise<Run>;
+  fire: (envelope: object, args?: string[]) => Promise<Run>;
+  removeParserChunks: () => string[];
+}
+
 export class Sandbox {
   readonly root = mkdtempSync(join(tmpdir(), 'chrys-test-'));
   readonly home = join(this.root, 'home');
@@ -98,23 +106,29 @@ export class Sandbox {
   }
 
   /**
-   * A copy of the built package in the sandbox, whose YAML-parser (yaml, js-yaml) and zod
-   * chunks can be deleted to prove that a code path never loads them.
+   * A copy of the built package in the sandbox, without the code caches of
+   * the build it came from: its bundles, chunks and caches can be spoilt or
+   * deleted (the YAML parsers and zod, to prove that a code path never loads
+   * them) without touching the build the other tests run.
    */
-  packageCopy(): { fire: (envelope: object, args?: string[]) => Promise<Run>; removeParserChunks: () => string[] } {
+  packageCopy(): PackageCopy {
     const copy = join(this.root, 'pkg');
     cpSync(resolve('bin'), join(copy, 'bin'), { recursive: true });
     cpSync(resolve('dist'), join(copy, 'dist'), { recursive: true });
     cpSync(resolve('package.json'), join(copy, 'package.json'));
+    rmSync(join(copy, 'dist', '.cache'), { recursive: true, force: true });
     symlinkSync(resolve('node_modules'), join(copy, 'node_modules'));
     const chunks = join(copy, 'dist', 'chunks');
+    const run = async (args: string[], input?: string): Promise<Run> => {
+      const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), ...args, '--config-dir', this.configDir, '--cwd', this.workspace], {
+        ...(input !== undefined ? { input } : {}), reject: false, env: this.env(), extendEnv: false,
+      });
+      return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+    };
     return {
-      fire: async (envelope, args = []) => {
-        const r = await execa(process.execPath, [join(copy, 'bin', 'chrys-hooks'), 'fire', ...args, '--config-dir', this.configDir, '--cwd', this.workspace], {
-          input: JSON.stringify(envelope), reject: false, env: this.env(), extendEnv: false,
-        });
-        return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-      },
+      dist: join(copy, 'dist'),
+      run,
+      fire: (envelope, args = []) => run(['fire', ...args], JSON.stringify(envelope)),
       removeParserChunks: () => {
         // The ES module CLI's chunks, and the fire path's cold files (scripts/build.mjs).
         const cold = join(copy, 'dist', 'cold');
