@@ -164,6 +164,7 @@ export const CORPUS: readonly CorpusLine[] = [
   block('env rm -rf /'),
   block('env -i PATH=/bin rm -rf /'),
   block("env -S 'rm -rf' /"),
+  block('env - rm -rf /'), // `-` alone is env -i: it once read `-` as the program
   block('command rm -rf /'),
   block('exec rm -rf /'),
   block('nohup rm -rf / &'),
@@ -240,6 +241,7 @@ export const CORPUS: readonly CorpusLine[] = [
   block("ruby -e 'system(\"git reset --hard\")'", closed),
   block("awk 'BEGIN { system(\"rm -rf /\") }'", closed),
   block("python - <<'EOF'\nimport os\nos.system('rm -rf /')\nEOF", closed),
+  block("echo 'import os; os.system(\"rm -rf /\")' | python - arg", closed), // `-` is the script read from stdin: it once took `arg`
   allow("python -c 'print(1)'"),
   allow("node -e 'console.log(process.version)'"),
   allow('python script.py'),

@@ -237,7 +237,7 @@ class Walker {
         i++;
         continue;
       }
-      if (t.startsWith('-') && t.length > 1) continue;
+      if (t.startsWith('-')) continue; // `-` alone is -i
       break;
     }
     while (i < ws.length && ASSIGNMENT.test(ws[i]!.text)) i++;
@@ -297,7 +297,7 @@ function interpreterCode(prog: string, ws: Word[], cmd: SimpleCommand): Opaque |
   if (/^(python[0-9.]*|pypy[0-9.]*)$/.test(prog)) {
     const code = clusterCode(/^-[A-Za-z]*?c/, `${prog} -c`);
     if (code) return code;
-    const script = ws.slice(1).find((w) => !w.text.startsWith('-'));
+    const script = ws.slice(1).find((w) => w.text === '-' || !w.text.startsWith('-'));
     return !script || script.text === '-' ? fromStdin(prog) : undefined;
   }
   if (prog === 'node' || prog === 'nodejs' || prog === 'bun') {
