@@ -81,7 +81,9 @@ interface Closer {
 export function parseCommandLine(source: string): ParseResult {
   const p = new Parser(source, 0, []);
   try {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: only a `}` or case closer stops at a reserved word
     p.sequence({ kind: 'eof' });
+    // Stryker disable next-line all: sequence() with an eof closer reads to the end or throws
     if (p.pos < source.length) throw new ShellSyntaxError(`unexpected \`${source[p.pos]}\` at ${p.pos + 1}`);
     p.flushHeredocs();
     return { commands: p.out };
@@ -182,7 +184,9 @@ class Parser {
 
   private nested(text: string, context: string[]): void {
     const sub = new Parser(text, this.depth + 1, [...this.context, ...context], this.out);
+    // Stryker disable next-line ObjectLiteral,StringLiteral: only a `}` or case closer stops at a reserved word
     sub.sequence({ kind: 'eof' });
+    // Stryker disable next-line all: sequence() with an eof closer reads to the end or throws
     if (sub.pos < text.length) throw new ShellSyntaxError(`unexpected \`${text[sub.pos]}\` in ${context[context.length - 1]}`);
     sub.flushHeredocs();
   }
@@ -238,6 +242,7 @@ class Parser {
           continue;
         }
       }
+      // Stryker disable next-line ConditionalExpression,StringLiteral: atReserved() is false for an eof closer
       if (closer.kind !== 'eof' && this.atReserved(closer)) return;
       this.lastWasNothing = false;
       this.command(pipedFrom);
@@ -260,6 +265,7 @@ class Parser {
   /** The plain word starting here (no quotes, no expansions), if it is followed by a blank or operator. */
   private bareWordAhead(): string | undefined {
     let i = this.pos;
+    // Stryker disable next-line EqualityOperator,StringLiteral: a word read on past a quote or brace still ends next to no blank, or is no reserved word
     while (i < this.src.length && !META.has(this.src[i]!) && !`'"\\$\`{}`.includes(this.src[i]!)) i++;
     if (i === this.pos && (this.src[i] === '{' || this.src[i] === '}')) i++;
     const next = this.src[i] ?? '';
@@ -449,6 +455,7 @@ class Parser {
         }
         throw new ShellSyntaxError(`unexpected \`(\` at ${this.pos + 1}`);
       }
+      // Stryker disable next-line all: redirection() has read every < and > that opens no process substitution
       if ((c === '<' || c === '>') && this.peek(1) !== '(') throw new ShellSyntaxError(`bad redirection at ${this.pos + 1}`);
       const start = this.pos;
       const w = this.word();
@@ -462,6 +469,7 @@ class Parser {
         } else cmd.assignments.push(w.text);
         continue;
       }
+      // Stryker disable next-line StringLiteral: a plain word with no braces or no comma expands to itself
       if (w.plain && w.text.includes('{') && w.text.includes(',')) cmd.words.push(...braceExpand(w.text).map(literal));
       else cmd.words.push(w);
     }
@@ -503,6 +511,7 @@ class Parser {
     if (depth > 0) throw new ShellSyntaxError('unterminated `((`');
     const inner = this.src.slice(from, i - 2);
     this.pos = i;
+    // Stryker disable next-line all: substitutionsIn() finds nothing in a text with neither
     if (inner.includes('$(') || inner.includes('`')) this.substitutionsIn(inner, '$((...))');
   }
 
@@ -640,6 +649,7 @@ class Parser {
     }
     if (NAME_START.test(n)) {
       let i = this.pos + 1;
+      // Stryker disable next-line all: the name characters it stops before are read as literal characters next, into the same word
       while (i < this.src.length && /\w/.test(this.src[i]!)) i++;
       this.pos = i;
       return { text: this.src.slice(start, i), kind: 'parameter' };
