@@ -276,11 +276,8 @@ function applyKey<K extends ResultKey>(key: K, { chain, hook, result, spec, warn
     return;
   }
   const needed = strategy.needs(value, result, spec.keys);
-  if (needed !== null && !spec.keys.includes(needed)) {
-    // `reason` without a block on an event that can block is simply unused.
-    if (!(key === 'reason' && spec.keys.some((k) => k === 'action:block' || k === 'block_feedback'))) ignored(`it does not apply to event ${chain.decision.event}`);
-    return;
-  }
+  // A key whose effect the event does not have is ignored; `reason` needs the event's block (blockKey).
+  if (needed !== null && !spec.keys.includes(needed)) return ignored(`it does not apply to event ${chain.decision.event}`);
   const why = strategy.precondition?.(result);
   if (why) return ignored(why);
   strategy.apply(chain, value, hook, result);

@@ -66,6 +66,7 @@ export const blockedEarlierReason = (by: { id: string; source: string }): string
 export function gate(input: GateInput): Gate {
   const { hook, switches } = input;
   if (!hook.enabled) return { run: false, status: 'disabled', code: 'disabled', reason: 'enabled: false' };
+  // Stryker disable next-line ObjectLiteral,StringLiteral: a queued job's verdict is read only for its command, which { verdict: 'run' } has not
   const m: MatchVerdict = input.queued ? { verdict: 'run' } : matchHook(hook, input.envelope);
   const command = m.verdict === 'run' || m.verdict === 'no_match' ? m.command : undefined;
   // A match verdict's reason is built only when read (command-match.ts): most hooks that

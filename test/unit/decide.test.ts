@@ -221,3 +221,30 @@ describe('the decision edges', () => {
     expect(c.decision.warnings).toEqual([]);
   });
 });
+
+describe('a foreign hook\'s ask or defer on a tool call', () => {
+  const asking = (ask: 'ask' | 'defer'): Outcome => ({ ...ok(''), ask });
+
+  it('keeps the stronger of ask and defer, in either order, and records permission as applied', () => {
+    for (const [first, second, expected] of [['ask', 'defer', 'defer'], ['defer', 'ask', 'defer'], ['ask', 'ask', 'ask']] as const) {
+      const c: Chain = { ...chain(), applied: [] };
+      applyOutcome(c, hook('a'), asking(first));
+      expect(c.decision.permission).toBe(first);
+      applyOutcome(c, hook('b'), asking(second));
+      expect(c.decision.permission).toBe(expected);
+      expect(c.applied).toEqual(['permission', 'permission']);
+    }
+  });
+
+  it('changes nothing once blocked, nor on another event', () => {
+    const c: Chain = { ...chain(), applied: [] };
+    applyOutcome(c, hook('g'), ok('{"action":"block","reason":"no"}'));
+    applyOutcome(c, hook('a'), asking('ask'));
+    expect(c.decision.permission).toBeNull();
+    expect(c.applied).toEqual(['action', 'reason']);
+    const p: Chain = { ...chain('permission_request'), applied: [] };
+    applyOutcome(p, hook('a', 'permission_request'), asking('defer'));
+    expect(p.decision.permission).toBeNull();
+    expect(p.applied).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 // The matcher clause by clause, at the edges of each clause: the value just
 // inside and just outside, a missing field, and the reason it gives.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testHook } from '../helpers/hook.js';
 import type { Hook, Match } from '../../src/core/config.js';
 import { type JsonObject, parseJson } from '../../src/core/json.js';
@@ -206,5 +206,96 @@ describe('hooks without a tool to look at', () => {
 
   it('lists several session kinds in describeMatch', () => {
     expect(describeMatch({ session_kinds: ['cron', 'ci'] })).toBe('session_kinds=cron|ci');
+  });
+});
+
+describe('fields', () => {
+  it('needs every field to equal one of its strings, and names the one that did not', () => {
+    const fields = { agent: ['claude', 'codex'], source: ['cli'] };
+    expect(verdict({ fields }, '{"agent":"codex","source":"cli"}')).toStrictEqual({ verdict: 'run' });
+    expect(verdict({ fields }, '{"agent":"gemini","source":"cli"}')).toEqual({ verdict: 'no_match', reason: 'agent is `gemini`, hook wants one of `claude`, `codex`' });
+    expect(verdict({ fields }, '{"agent":"claude","source":"api"}')).toEqual({ verdict: 'no_match', reason: 'source is `api`, hook wants `cli`' });
+    expect(verdict({ fields }, '{"agent":"claude"}')).toEqual({ verdict: 'no_match', reason: 'source is missing, hook wants `cli`' });
+    expect(verdict({ fields: { n: ['5'] } }, '{"n":5}')).toEqual({ verdict: 'no_match', reason: 'n is missing, hook wants `5`' });
+  });
+
+  it('does not read an inherited key as a field', () => {
+    expect(verdict({ fields: { toString: ['x'] } }, '{}')).toEqual({ verdict: 'no_match', reason: 'toString is missing, hook wants `x`' });
+  });
+
+  it('comes after the arguments and before the command', () => {
+    expect(verdict({ args: { p: { contains: '' } }, fields: { agent: ['x'] } }, '{}')).toEqual({ verdict: 'no_match', reason: 'argument p is missing' });
+    expect(verdict({ fields: { agent: ['x'] }, command: [{ programs: ['rm'] }] }, '{}')).toEqual({ verdict: 'no_match', reason: 'agent is missing, hook wants `x`' });
+  });
+});
+
+describe('portable argument names', () => {
+  it('reads path, command and content from the tool\'s own arguments when it has none of that name', () => {
+    expect(verdict({ args: { path: { equals: 'a.ts' } } }, '{"tool":{"name":"Write","args":{"file_path":"a.ts","content":"x"}}}')).toStrictEqual({ verdict: 'run' });
+    expect(verdict({ args: { content: { equals: 'x' }, path: { contains: '.ts' } } }, '{"tool":{"name":"Write","args":{"file_path":"a.ts","content":"x"}}}')).toEqual({ verdict: 'run' });
+    expect(verdict({ args: { command: { contains: 'rm' } } }, '{"tool":{"name":"exec_command","args":{"cmd":"rm x"}}}')).toEqual({ verdict: 'run' });
+    expect(verdict({ args: { path: { equals: 'b.ts' } } }, '{"tool":{"name":"Write","args":{"file_path":"a.ts"}}}')).toEqual({ verdict: 'no_match', reason: 'argument path is `a.ts`, hook wants it to equal `b.ts`' });
+  });
+
+  it('prefers an argument of the same name, and never falls back past one that is null', () => {
+    expect(verdict({ args: { path: { equals: 'p' } } }, '{"tool":{"name":"list_directory","args":{"dir_path":"d","path":"p"}}}')).toEqual({ verdict: 'run' });
+    expect(verdict({ args: { path: { contains: '' } } }, '{"tool":{"name":"list_directory","args":{"dir_path":"d","path":null}}}')).toEqual({ verdict: 'no_match', reason: 'argument path is missing' });
+  });
+
+  it('finds no portable name for an unknown tool, a tool without a name, a name the view lacks, or other names', () => {
+    expect(verdict({ args: { path: { contains: '' } } }, '{"tool":{"name":"Unknown","args":{"file_path":"a"}}}')).toEqual({ verdict: 'no_match', reason: 'argument path is missing' });
+    expect(verdict({ args: { path: { contains: '' } } }, '{"tool":{"args":{"file_path":"a"}}}')).toEqual({ verdict: 'no_match', reason: 'argument path is missing' });
+    expect(verdict({ args: { content: { contains: '' } } }, '{"tool":{"name":"Edit","args":{"file_path":"a"}}}')).toEqual({ verdict: 'no_match', reason: 'argument content is missing' });
+    expect(verdict({ args: { file: { contains: '' } } }, '{"tool":{"name":"Edit","args":{"file_path":"a"}}}')).toEqual({ verdict: 'no_match', reason: 'argument file is missing' });
+    expect(verdict({ args: { path: { contains: '' } } }, '{}')).toEqual({ verdict: 'no_match', reason: 'argument path is missing' });
+  });
+});
+
+describe('match.command', () => {
+  const rm = { command: [{ programs: ['rm'] }] };
+  const shell = (line: string): string => `{"tool":{"name":"run_shell","args":{"command":${JSON.stringify(line)}}}}`;
+
+  it('runs with the verdict of the command that matched', () => {
+    expect(verdict(rm, shell('rm -rf x'))).toEqual({ verdict: 'run', command: { matched: true, reason: '`rm -rf x` matches (simple commands: `rm -rf x`)', commands: ['rm -rf x'], matchedCommand: 'rm -rf x' } });
+  });
+
+  it('does not match another command, and says why with the verdict attached', () => {
+    const v = verdict(rm, shell('ls -l'));
+    expect(v).toEqual({ verdict: 'no_match', reason: 'command: no command matches (simple commands: `ls -l`)', command: { matched: false, reason: 'no command matches (simple commands: `ls -l`)', commands: ['ls -l'] } });
+  });
+
+  it('looks at shell tools only, and needs their command line', () => {
+    expect(verdict(rm, '{"tool":{"name":"edit_file","args":{"command":"rm x"}}}')).toEqual({ verdict: 'no_match', reason: 'tool_name is `edit_file`, not a shell tool: match.command looks at shell commands only' });
+    expect(verdict(rm, '{}')).toEqual({ verdict: 'no_match', reason: 'tool_name is missing, not a shell tool: match.command looks at shell commands only' });
+    expect(verdict(rm, '{"tool":{"name":"run_shell","args":{}}}')).toEqual({ verdict: 'no_match', reason: 'tool run_shell has no command line in its arguments' });
+    expect(verdict(rm, '{"tool":{"name":"run_shell","args":"rm x"}}')).toEqual({ verdict: 'no_match', reason: 'tool run_shell has no command line in its arguments' });
+  });
+
+  it('comes before the skip clauses, which then keep the command verdict out', () => {
+    expect(verdict({ ...rm, session_kinds: ['cron'] }, shell('ls'))).toMatchObject({ verdict: 'no_match' });
+    expect(verdict({ ...rm, session_kinds: ['cron'] }, shell('rm x'))).toEqual({ verdict: 'skipped', rule: 'session_kinds', reason: 'session_kind is `interactive`, hook runs only for `cron`' });
+  });
+});
+
+describe('describeMatch of commands and fields', () => {
+  it('shows each command clause with its programs, subcommands, flags, args and exclusions, then the fields', () => {
+    const glob = { source: '*.ts', regex: /\.ts$/ };
+    const m: Match = {
+      command: [{ programs: ['git'], subcommands: [['push'], ['remote', 'add']], flags: ['-f', '--force'], args: { globs: [glob], regex: { source: 'a+', regex: /a+/, bounded: false } }, not: [{ programs: ['x'] }, { flags: ['-n'] }] }, {}],
+      fields: { agent: ['claude', 'codex'], b: ['x'] },
+    };
+    expect(describeMatch(m)).toBe('command=[git push|remote add -f --force args~*.ts|/a+/ not([x]; [* -n])] command=[*] agent=claude|codex b=x');
+    expect(describeMatch({ command: [{ programs: ['rm', 'rmdir'], args: { globs: [glob, { source: '/', regex: /^\/$/ }] }, not: [] }] })).toBe('command=[rm|rmdir args~*.ts|/]');
+  });
+});
+
+describe('the reasons of a module loaded afresh', () => {
+  // `show` is built when the module loads: a mutant in it is switched on only for a module imported inside the test.
+  it('quotes a value and says missing for none', async () => {
+    vi.resetModules();
+    const M = await import('../../src/core/match.js');
+    const v = (match: Match, envelope: string) => M.matchHook(hook(match), env(envelope));
+    expect(v({ tool_name: 'x' }, '{"tool":{"name":"y"}}')).toEqual({ verdict: 'no_match', reason: 'tool_name is `y`, hook wants `x`' });
+    expect(v({ tool_name: 'x' }, '{}')).toEqual({ verdict: 'no_match', reason: 'tool_name is missing, hook wants `x`' });
   });
 });

@@ -1,7 +1,7 @@
 // The one classification of how a hook process ended (core/outcome.ts):
 // every rule, the order between them, every result-file state, and a foreign
 // hook's reading by its agent's rules as one of those rules.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type AgentReading, type Classified, type ProcessOutcome, classifyOutcome, historyStatus, jobHistoryStatus } from '../../src/core/outcome.js';
 
 const base: ProcessOutcome = {
@@ -58,6 +58,9 @@ const rules: [string, Partial<ProcessOutcome>, Classified][] = [
   ['a foreign failed exit that stdout does not decide stays failed, without a failure note',
     { exitCode: 1, stdout: 'plain text', agentReading: claude() },
     { status: 'failed', disposition: 'failed', error: 'exited with status 1', result: NONE }],
+  ['a foreign hook exiting 0 with plain stdout is ok with no opinion, on_error: block or not',
+    { agentReading: claude({ failureBlocks: true }), stdout: 'formatted 3 files' },
+    { status: 'ok', disposition: 'done', result: NONE }],
   ['a foreign exit its agent reads as a failure says why (Codex: exit 2 with empty stderr)',
     { exitCode: 2, agentReading: claude({ protocol: 'codex' }) },
     { status: 'failed', disposition: 'failed', error: 'exited with status 2 and empty stderr (Codex treats that as a failure, not a block)', result: NONE }],
@@ -86,7 +89,7 @@ const rules: [string, Partial<ProcessOutcome>, Classified][] = [
 
 describe('classifyOutcome', () => {
   it.each(rules)('%s', (_, facts, classified) => {
-    expect(classifyOutcome(of(facts))).toEqual(classified);
+    expect(classifyOutcome(of(facts))).toStrictEqual(classified);
   });
 
   it('classifies an error after the spawn by how the process ended, not as a launch error', () => {
@@ -109,5 +112,19 @@ describe('jobHistoryStatus', () => {
 
   it('records nothing when no hook ran (the worker used to record "claimed" or "gone" as a run)', () => {
     for (const outcome of ['claimed', 'gone', 'failed', 'pending']) expect(jobHistoryStatus(outcome, undefined)).toBeUndefined();
+  });
+});
+
+describe('outcome, loaded afresh', () => {
+  // Built when the module loads: a mutant in them is switched on only for a module imported inside the test.
+  it('gives no result, the history status and the job history status', async () => {
+    vi.resetModules();
+    const O = await import('../../src/core/outcome.js');
+    expect(O.classifyOutcome(of({ exitCode: 1 }))).toStrictEqual({ status: 'failed', disposition: 'failed', error: 'exited with status 1', result: { kind: 'none' } });
+    expect(O.historyStatus(of({ cancelled: true }), 'failed')).toBe('cancelled');
+    expect(O.historyStatus(base, 'ok')).toBe('ok');
+    expect(O.jobHistoryStatus('deferred', { historyStatus: 'failed' })).toBe('deferred');
+    expect(O.jobHistoryStatus('done', { historyStatus: 'ok' })).toBe('ok');
+    expect(O.jobHistoryStatus('done', undefined)).toBeUndefined();
   });
 });
