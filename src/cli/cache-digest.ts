@@ -16,7 +16,7 @@
 // about 0.5 ms this way (compiling the module included), 3–5 ms as a
 // JavaScript loop (cold code), and loading node:crypto alone 4–7 ms.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 /**
  * The module, as bytes: a literal, because building it at start-up from
@@ -102,17 +102,20 @@ export function sealCache(data: Uint8Array): Buffer {
 
 /**
  * The V8 data of the sealed cache at `path`, or 'spoilt' when its digest does
- * not match (or it is too short to hold one); throws when it cannot be read.
+ * not match (or it is too short to hold one, or no regular file); throws when
+ * it cannot be read.
  * The file is read straight into the module's memory, and the data returned
  * is a view of it, valid until the next call here: hand it to V8 at once.
  */
 export function openSealedCache(path: string): Buffer | 'spoilt' {
   const d = instance();
   if (!d) throw new Error('no WebAssembly to check a code cache with');
-  const fd = openSync(path, 'r');
+  // Non-blocking: a FIFO in the cache's place must not hold the run up (it is then no regular file, so spoilt).
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const size = fstatSync(fd).size;
-    if (size < DIGEST_BYTES || size > MAX_CACHE_BYTES) return 'spoilt';
+    const stat = fstatSync(fd);
+    const size = stat.size;
+    if (!stat.isFile() || size < DIGEST_BYTES || size > MAX_CACHE_BYTES) return 'spoilt';
     const memory = reserve(d, size);
     let read = 0;
     while (read < size) {

@@ -57,9 +57,15 @@ export function loadWithCodeCache<Tier extends string>(file: string, dirs: reado
   const loaded = loadOne(file, dirs, tiers, required);
   return {
     ...loaded,
+    // Called after the run's decision is out: whatever befalls a cache here must not change the exit code.
     finish: (tier) => {
-      loaded.finish(tier);
-      for (const cold of required) cold.finish('lean');
+      for (const write of [() => loaded.finish(tier), ...required.map((cold) => () => cold.finish('lean'))]) {
+        try {
+          write();
+        } catch {
+          // a cache is never an error (the header)
+        }
+      }
     },
   };
 }
@@ -82,7 +88,7 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
     cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
     finish: (tier) => {
       if (!cached || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
-      if (rejected) rmSync(found.path, { force: true });
+      if (rejected) removeQuietly(found.path);
       writeCache(script, dirs, name(tier), stem, key);
     },
   };
@@ -108,20 +114,37 @@ function requireWithCache(file: string, dirs: readonly string[], required: Loade
   return Object.assign(own, { resolve: plain.resolve, cache: plain.cache, main: plain.main, extensions: plain.extensions });
 }
 
-/** The best cache there is; `data` undefined when its file is spoilt (its digest does not match). */
+/**
+ * The best cache there is. A spoilt file (its digest does not match, or no
+ * regular file) is passed over for a sound one further on, which a read-only
+ * install needs: its spoilt cache stays, and the sound one is in the config
+ * dir. Only when there is none is the first spoilt one returned (`data`
+ * undefined), so the run rewrites it.
+ */
 function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly Tier[], name: (tier: Tier) => string): { path: string; tier: Tier; data: Buffer | undefined } | undefined {
+  let spoilt: { path: string; tier: Tier; data: undefined } | undefined;
   for (const tier of tiers) {
     for (const dir of dirs) {
       const path = join(dir, name(tier));
       try {
         const data = openSealedCache(path);
-        return { path, tier, data: data === 'spoilt' ? undefined : data };
+        if (data !== 'spoilt') return { path, tier, data };
+        spoilt ??= { path, tier, data: undefined };
       } catch {
         // not there (or unreadable): the next place
       }
     }
   }
-  return undefined;
+  return spoilt;
+}
+
+/** A cache is never an error: one that cannot be removed (a read-only install, a directory in its place) stays, and costs only its check. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // see above
+  }
 }
 
 /** Whether `fileName` is a cache of `stem` (named as loadOne names one) by a build other than `key`. */
@@ -142,7 +165,7 @@ function writeCache(script: Script, dirs: readonly string[], name: string, stem:
       continue; // read-only install, full disk, a symlink where the directory should be: the next place
     }
     try {
-      for (const other of readdirSync(dir)) if (ofAnotherBuild(other, stem, key)) rmSync(join(dir, other), { force: true });
+      for (const other of readdirSync(dir)) if (ofAnotherBuild(other, stem, key)) removeQuietly(join(dir, other));
     } catch {
       // an old cache left behind costs only disk space
     }

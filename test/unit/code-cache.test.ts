@@ -2,7 +2,7 @@
 // next, rewritten when V8 rejects it, upgraded to the hooks tier once, and
 // never an error when it cannot be written.
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,8 @@ const childCode = (file: string, dirs: string[], tier: string): string => `const
 process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache ?? null })); b.finish(${JSON.stringify(tier)});`;
 /** One load in a fresh node process: V8 skips the cache of a script it compiled already. */
 function loadInChild(file: string, dirs: string[], tier = 'lean', nodeArgs: string[] = []): Loaded {
-  return JSON.parse(execFileSync(process.execPath, [...nodeArgs, '-e', childCode(file, dirs, tier)], { encoding: 'utf8' }));
+  // A bound, so a child that hangs (a FIFO where the cache should be) fails its test instead of holding up the run.
+  return JSON.parse(execFileSync(process.execPath, [...nodeArgs, '-e', childCode(file, dirs, tier)], { encoding: 'utf8', timeout: 15_000 }));
 }
 const cacheFiles = (dir: string): string[] => { try { return readdirSync(dir).sort(); } catch { return []; } };
 
@@ -138,6 +139,48 @@ process.stdout.write(JSON.stringify({ answer: b.exports.answer(), cache: b.cache
     expect(loadWithCodeCache(file, [blocked, second], FIRE_TIERS).cache?.path).toContain(second);
     const none = loadWithCodeCache(file, [blocked], FIRE_TIERS);
     expect(() => none.finish('lean')).not.toThrow();
+  });
+
+  it('a spoilt cache that cannot be removed or rewritten (a read-only install) is passed over for the config dir, never an error', () => {
+    const { dir, file } = bundle();
+    const install = join(dir, '.cache');
+    const config = join(dir, 'config-cache');
+    loadWithCodeCache(file, [install], FIRE_TIERS).finish('lean');
+    const path = join(install, cacheFiles(install)[0]!);
+    writeFileSync(path, Buffer.alloc(readFileSync(path).length, 7));
+    // The loader from a copy the other user can read; modes keep out anyone but root, so as root the children run as nobody.
+    const start = join(dir, 'start.cjs');
+    copyFileSync(resolve('dist/start.cjs'), start);
+    chmodSync(dir, 0o755);
+    chmodSync(install, 0o555);
+    mkdirSync(config, { mode: 0o777 });
+    chmodSync(config, 0o777);
+    const asOther = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const code = childCode(file, [install, config], 'lean').replace(JSON.stringify(resolve('dist/start.cjs')), JSON.stringify(start));
+    const load = (): Loaded & { path?: string } => JSON.parse(execFileSync(process.execPath, ['-e', code.replace('cache: b.cache ?? null', 'cache: b.cache ?? null, path: b.cache?.path')], { encoding: 'utf8', timeout: 15_000, ...asOther }));
+    // It threw on removing the spoilt file before: the run's exit code was 1, whatever its decision.
+    expect(load()).toMatchObject({ answer: 42, cache: { rejected: true } });
+    expect(readFileSync(path)).toEqual(Buffer.alloc(readFileSync(path).length, 7));
+    expect(cacheFiles(config)).toHaveLength(1);
+    const next = load();
+    expect(next).toMatchObject({ answer: 42, cache: { rejected: false } });
+    expect(next.path).toContain(config);
+  });
+
+  it.each([
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path])],
+    ['a directory', (path: string) => mkdirSync(path)],
+  ])('%s where the cache should be does not hold the run up, and is passed over', (_what, put) => {
+    const { dir, file } = bundle();
+    const cache = join(dir, '.cache');
+    const second = join(dir, 'second');
+    loadWithCodeCache(file, [second], FIRE_TIERS).finish('lean');
+    mkdirSync(cache);
+    put(join(cache, cacheFiles(second)[0]!));
+    // A FIFO blocked the open for ever before.
+    expect(loadInChild(file, [cache, second])).toMatchObject({ answer: 42, cache: { rejected: false } });
+    const alone = loadInChild(file, [cache]);
+    expect(alone).toMatchObject({ answer: 42, cache: { rejected: true } });
   });
 
   it('a .cjs file the bundle requires gets a cache of its own, and is one module however it is required', () => {
