@@ -543,6 +543,18 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(watch.exitCode).toBe(64);
   });
 
+  it('drain-outbox --limit above max_parallel_hooks, with hooks that take a while, stops at the limit and ends cleanly', async (t) => {
+    const s = sandboxFor(t);
+    // The limit is reached while hooks still run: the pool's shutdown then waited for them and ended in an error (exit 70, no summary).
+    const env = setup(s, 'postgres', { delay: 0, shell: 'sleep 0.4; echo "$CHRYS_HOOK_ID" >> ../runs', settings: '  max_parallel_hooks: 2\n' });
+    for (const session of ['s1', 's2', 's3', 's4', 's5', 's6']) await fire(s, env, session);
+    const drained = await cli(s, env, ['drain-outbox', '--limit', '3', '--json']);
+    expect(drained).toMatchObject({ ran: 3, done: 3, failed: 0 });
+    expect(runs(s)).toBe(3);
+    const left = await listed(s, env, 'pending');
+    expect(left.map((j: any) => j.attempts)).toEqual([0, 0, 0]);
+  });
+
   it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
     const drainer = sandboxFor(t);
     const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });

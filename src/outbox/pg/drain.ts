@@ -351,7 +351,9 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       events: events as never,
       useNodeTime: false,
       // Each fetch claims up to `concurrency` jobs at once: a worker that ends a job takes the next without a round trip.
-      preset: { worker: { localQueue: { size: concurrency } } },
+      // Not under --limit: graphile-worker 0.17's local queue fails to hand back the jobs it holds when the pool
+      // shuts down at the limit while hooks still run ("Cannot background something when the queue is already released").
+      preset: { worker: { localQueue: { size: opts.limit === undefined ? concurrency : -1 } } },
     };
     // graphile-worker completes or fails a job off our handler's promise: a server gone mid-drain
     // rejects there, unhandled, until the drain's pool has ended.
