@@ -17,8 +17,9 @@ import type { OutboxChoice } from '../outbox/pg/choice.js';
 function count(opts: Record<string, unknown>, key: string, what: string): number | undefined {
   const raw = opts[key];
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (key === 'limit' && !Number.isInteger(n))) throw new ChrysError('usage', `--${what} takes a number >= 0, not "${String(raw)}"`, `for example --${what} 10`);
+  // Decimal digits only: Number() also takes '' and ' ' (as 0), 0x2 and 1e0.
+  const n = (key === 'limit' ? /^\d+$/ : /^\d+(?:\.\d+)?$/).test(String(raw)) ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(n)) throw new ChrysError('usage', `--${what} takes a number >= 0, not "${String(raw)}"`, `for example --${what} 10`);
   return n;
 }
 

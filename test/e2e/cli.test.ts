@@ -24,6 +24,10 @@ describe('help and usage errors', () => {
     [['list', '--evnt', 'x'], 'chrys-hooks list: unknown option \'--evnt\' (did you mean "--event"? see chrys-hooks list --help)'],
     [['validate', '--format', 'xml'], "chrys-hooks validate: option '--format <format>' argument 'xml' is invalid. Allowed choices are text, json, github. (see chrys-hooks validate --help)"],
     [['drain-outbox', '--limit', 'x'], 'chrys-hooks drain-outbox: --limit takes a number >= 0, not "x" (for example --limit 10)'],
+    [['drain-outbox', '--limit', ''], 'chrys-hooks drain-outbox: --limit takes a number >= 0, not "" (for example --limit 10)'],
+    [['drain-outbox', '--limit', '0x2'], 'chrys-hooks drain-outbox: --limit takes a number >= 0, not "0x2" (for example --limit 10)'],
+    [['drain-outbox', '--limit', '1.5'], 'chrys-hooks drain-outbox: --limit takes a number >= 0, not "1.5" (for example --limit 10)'],
+    [['drain-outbox', '--prune-done', '1e0'], 'chrys-hooks drain-outbox: --prune-done takes a number >= 0, not "1e0" (for example --prune-done 10)'],
   ])('%j is exit 64 with a hint', async (args, line) => {
     const r = await sandbox().runRaw(args);
     expect(r.exitCode).toBe(64);
