@@ -555,6 +555,24 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(left.map((j: any) => j.attempts)).toEqual([0, 0, 0]);
   });
 
+  it('a NUL in one pending job (a prompt, a hook\'s output) does not stop outbox show, logs or drop of any job', async (t) => {
+    const s = sandboxFor(t);
+    const env = setup(s, 'postgres', { delay: 60 });
+    await fire(s, env, 's1');
+    // PostgreSQL's json ->> refuses \u0000 anywhere in a document: a lookup that parsed every payload failed for every job.
+    const r = await s.run(['fire'], { env, input: JSON.stringify({ event: 'after_turn', session_id: 's2', user_text: 'a\u0000b' }) });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const pending = await listed(s, env, 'pending');
+    expect(pending).toHaveLength(2);
+    for (const job of pending) {
+      const shown = await cli(s, env, ['outbox', 'show', job.job_id, '--json']);
+      expect(shown.job.job_id ?? shown.id).toBe(job.job_id);
+      await cli(s, env, ['outbox', 'logs', job.job_id]);
+    }
+    await cli(s, env, ['outbox', 'drop', pending[0].job_id]);
+    expect((await listed(s, env, 'pending')).map((j: any) => j.job_id)).toEqual([pending[1].job_id]);
+  });
+
   it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
     const drainer = sandboxFor(t);
     const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });

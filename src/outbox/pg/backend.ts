@@ -115,8 +115,10 @@ export class PostgresOutbox implements OutboxBackend {
   }
 
   private async find(c: Client, jobId: string): Promise<OutboxEntry> {
-    const row = (await c.query<PendingRow>(`${PENDING_SELECT} AND p.payload->>'job_id' = $1`, [jobId])).rows[0];
-    const pending = row ? tryPendingEntry(row) : undefined;
+    // A text search, then the parsed id: ->> parses every pending payload, and one \u0000 in any of them
+    // (a hook's output, a prompt) fails the query for every job.
+    const rows = (await c.query<PendingRow>(`${PENDING_SELECT} AND strpos(p.payload::text, $1) > 0`, [jobId])).rows;
+    const pending = rows.map(tryPendingEntry).find((e) => e?.id === jobId);
     if (pending) return pending;
     const [finished] = await listFinished(c, { jobId });
     if (finished) return finished;
