@@ -42,6 +42,11 @@ export const CORPUS: readonly CorpusLine[] = [
   block('rm / -rf'),
   block('rm -r / -f'),
   block('rm -rf --no-preserve-root /'),
+  // GNU getopt_long takes a long option by any unique prefix (found by a review)
+  block('rm --recu --fo /'),
+  block('rm --rec --for /'),
+  block('rm -r --fo /'),
+  allow('rm --recu --fo node_modules'),
   allow('rm -r /'),
   allow('rm -f /'),
   allow('rm -rf node_modules'),
@@ -58,6 +63,18 @@ export const CORPUS: readonly CorpusLine[] = [
   block('rm -rf ~/*'),
   block('rm -rf $HOME'),
   block('rm -rf "$HOME"'),
+  // ${NAME:?} is ShellCheck's advice for rm (SC2115); a default or an alternative may be the target (found by a review)
+  block('rm -rf "${HOME:?}"'),
+  block('rm -rf ${HOME?}'),
+  block('rm -rf "${HOME:?}/"'),
+  block('rm -rf "${TARGET:-/}"'),
+  block('rm -rf "${TARGET-$HOME}"'),
+  block('rm -rf "${SET:+/}"'),
+  block('rm -rf "${HOME%/}"', closed), // another operator: known only at run time
+  block('rm -rf "${A:-${HOME}}"', closed), // nested
+  allow('rm -rf "${BUILD_DIR:?}/out"'),
+  allow('rm -rf "${BUILD_DIR:-build}"'),
+  allow("rm -rf '${HOME:?}'"), // single-quoted: the literal text
   block('rm -rf ${HOME}'),
   block('rm -rf "${HOME}/"'),
   block('rm -rf $HOME/*'),

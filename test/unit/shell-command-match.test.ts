@@ -180,6 +180,44 @@ describe('matchCommandLine: reasons', () => {
   });
 });
 
+describe('long options by a unique prefix, as getopt_long takes them', () => {
+  it.each([
+    ['rm', '--recu', ['-r']], ['rm', '--r', ['-r']], ['rm', '--fo', ['-f']], ['rm', '--d', ['-d']],
+    ['cp', '--target', ['-t']], // --target-directory only: --no-target-directory begins otherwise
+    ['curl', '--data-r', ['-d']], ['curl', '--d', ['-d']], // every --data* is -d: one meaning
+    ['rm', '--recursive', ['-r']], // an exact spelling is no prefix
+    ['cp', '--no', ['--no']], // --no-target-directory and --no-clobber: ambiguous, left as written
+    ['rm', '--x', ['--x']], ['rm', '--', ['--']], ['frobnicate', '--recu', ['--recu']],
+  ])('%s %s is %j', (program, flag, out) => {
+    expect(M.flagsOf(flag, M.PROGRAMS[program] ?? {})).toEqual(out);
+  });
+
+  it('a prefix of an option that takes a value takes the next word as its value', () => {
+    expect(m({ programs: ['cp'], args: glob('/') }, 'cp --target / a')).toMatchObject({ matched: false });
+    expect(m({ programs: ['cp'], args: glob('/') }, 'cp --targ=x a /')).toMatchObject({ matched: true });
+  });
+});
+
+describe('expansionSpellings', () => {
+  it.each([
+    ['${HOME:?}', ['$HOME']], ['${HOME?}', ['$HOME']], ['${HOME:?unset}/x', ['$HOME/x']], ['${HOME}', ['$HOME']],
+    ['${T:-/}', ['$T', '/']], ['${T-/}', ['$T', '/']], ['${T:=/}', ['$T', '/']], ['${T=/}', ['$T', '/']],
+    ['${T:+/}', ['', '/']], ['${T+x}', ['', 'x']], ['${T:-}', ['$T', '']],
+    ['a${X:-b}c${Y:+d}e', ['a$Xce', 'a$Xcde', 'abce', 'abcde']],
+    ['$HOME/plain', ['$HOME/plain']],
+  ])('%s can be %j', (text, out) => {
+    expect(M.expansionSpellings(text)?.sort()).toEqual([...out].sort());
+  });
+
+  it.each([['${HOME%/}'], ['${#X}'], ['${X/a/b}'], ['${X:1}'], ['${!X}'], ['${A:-${HOME}}'], ['${A:-x}${B:-x}${C:-x}${D:-x}${E:-x}']])('%s is known only at run time', (text) => {
+    expect(M.expansionSpellings(text)).toBeUndefined();
+  });
+
+  it('four choices of two are still read', () => {
+    expect(M.expansionSpellings('${A:-x}${B:-x}${C:-x}${D:-x}')).toHaveLength(16);
+  });
+});
+
 describe('normalisePath', () => {
   it.each([
     ['../..', '../..'], ['a~/..', '.'], ['a$/..', '.'], ['/~/..', '/~/..'], ['$HOME/..', '$HOME/..'], ['a/$x/..', 'a/$x/..'], ['/a/../..', '/'], ['a\n/b/', 'a\n/b/'],

@@ -175,7 +175,25 @@ const partsOfCommand = (cmd: Command, spec: ProgramSpec): Parts => {
   return parts;
 };
 
-const canonical = (flag: string, spec: ProgramSpec): string => (spec.aliases && Object.hasOwn(spec.aliases, flag) ? spec.aliases[flag]! : flag);
+const canonical = (flag: string, spec: ProgramSpec): string => {
+  if (spec.aliases && Object.hasOwn(spec.aliases, flag)) return spec.aliases[flag]!;
+  return flag.startsWith('--') && flag.length > 2 ? (abbreviated(flag, spec) ?? flag) : flag;
+};
+
+/**
+ * GNU getopt_long (coreutils, tar, wget), git and npm take a long option by
+ * any unique prefix: `rm --recu --fo /` is `rm -r -f /`. The spelling a
+ * prefix stands for when every long option of the table it begins leads to
+ * one; the tables are partial, so a prefix they take that the program finds
+ * ambiguous only makes the program fail.
+ */
+function abbreviated(prefix: string, spec: ProgramSpec): string | undefined {
+  const meant = new Set<string>();
+  for (const long of [...Object.keys(spec.aliases ?? {}), ...(spec.values ?? [])]) {
+    if (long.startsWith(prefix) && long.startsWith('--')) meant.add(spec.aliases && Object.hasOwn(spec.aliases, long) ? spec.aliases[long]! : long);
+  }
+  return meant.size === 1 ? [...meant][0] : undefined;
+}
 
 /** A clause's flag as the set it stands for: `-rf` is -r and -f, `--recursive` is -r for rm. */
 export function flagsOf(flag: string, spec: ProgramSpec): string[] {
@@ -225,11 +243,12 @@ function partsOf(ws: readonly Word[], spec: ProgramSpec): Parts {
 function argsMatch(test: ArgsTest, positional: readonly Word[]): boolean | string {
   let unknown: string | undefined;
   for (const w of positional) {
-    if (w.substituted) {
+    const spellings = w.substituted ? undefined : w.expanded ? expansionSpellings(w.text) : [w.text];
+    if (spellings === undefined) {
       unknown ??= `the argument \`${w.text}\` is known only at run time`;
       continue;
     }
-    const forms = new Set([w.text, normalisePath(w.text)]);
+    const forms = new Set(spellings.flatMap((text) => [text, normalisePath(text)]));
     for (const form of forms) {
       if (test.globs.some((g) => g.regex.test(form))) return true;
       if (test.regex) {
@@ -240,6 +259,40 @@ function argsMatch(test: ArgsTest, positional: readonly Word[]): boolean | strin
     }
   }
   return unknown ?? false;
+}
+
+/** At most this many spellings of one word (two choices each for four expansions); past it, known only at run time. */
+const MAX_SPELLINGS = 16;
+
+/**
+ * What a word holding `${NAME<op>word}` can be, as the bare `$NAME` a clause
+ * names: `${HOME:?}` (ShellCheck's advice for rm) is `$HOME`, `${D:-/}` is
+ * `$D` or `/`, `${D:+x}` is empty or `x`. Undefined, known only at run time,
+ * for the other operators (`${HOME%/}`, `${#X}`, `${X/a/b}`, `${X:1}`),
+ * a nested one, or too many.
+ */
+export function expansionSpellings(text: string): string[] | undefined {
+  let spellings = [''];
+  let last = 0;
+  for (const m of text.matchAll(/\$\{([^{}]*)\}/g)) {
+    const choices = expansionChoices(m[1]!);
+    if (choices === undefined) return undefined;
+    const literal = text.slice(last, m.index);
+    spellings = spellings.flatMap((s) => choices.map((c) => s + literal + c));
+    if (spellings.length > MAX_SPELLINGS) return undefined;
+    last = m.index + m[0].length;
+  }
+  const whole = spellings.map((s) => s + text.slice(last));
+  return whole.some((s) => s.includes('${')) ? undefined : whole;
+}
+
+function expansionChoices(inner: string): string[] | undefined {
+  const m = /^(\w+)(?::?([-=?+])(.*))?$/s.exec(inner);
+  if (!m) return undefined;
+  const [, name, op, word = ''] = m;
+  const value = `$${name}`;
+  if (op === undefined || op === '?') return [value];
+  return op === '+' ? ['', word] : [value, word];
 }
 
 /** A path argument in a canonical spelling: `${HOME}` → `$HOME`, `//` → `/`, `.` segments dropped, `a/..` folded, no trailing `/`. */
