@@ -197,7 +197,7 @@ class Walker {
       const script = ws[i];
       return script ? code(script.text, `${prog} -c`) : undefined;
     }
-    if (i < ws.length) return; // a script file: its text is not on the line
+    if (i < ws.length && !STDIN_PATHS.has(ws[i]!.text)) return; // a script file: its text is not on the line
     const input = stdinOf(cmd);
     if (input.known !== undefined) return code(input.known, `${prog} reading its input`);
     if (input.unknown !== undefined) this.a.opaque.push({ what: `${prog} reading a pipe`, code: input.unknown });
@@ -243,8 +243,15 @@ class Walker {
         out.push(...splitString(split[1]!));
         continue;
       }
-      if (t === '-u' || t === '--unset' || t === '-C' || t === '--chdir') {
+      if (t === '-u' || t === '--unset' || t === '-C' || t === '--chdir' || t === '--argv0') {
         i++;
+        continue;
+      }
+      // A cluster: -iS 'cmd' is -i -S 'cmd'; a letter that takes a value (S, u, C, and BSD's P, coreutils' a) ends it.
+      const cluster = /^-([^-SuCPa]*)([SuCPa])(.*)$/s.exec(t);
+      if (cluster) {
+        const value = cluster[3] !== '' ? cluster[3]! : (ws[++i]?.text ?? '');
+        if (cluster[2] === 'S') out.push(...splitString(value));
         continue;
       }
       if (t.startsWith('-')) continue; // `-` alone is -i
@@ -268,6 +275,7 @@ function stdinOf(cmd: SimpleCommand): { known?: string; unknown?: string } {
   // Stryker disable next-line StringLiteral: with no words the program is neither echo nor printf, whatever it is called
   const prog = from.words[0] ? programName(from.words[0].text) : '';
   const args = from.words.slice(1);
+  if (prog === 'cat' && from.stdin !== undefined && args.every((w) => w.text === '-')) return { known: from.stdin };
   if ((prog === 'echo' || prog === 'printf') && args.every((w) => !w.substituted && !w.expanded)) {
     const texts = words(args).filter((t, i) => !(prog === 'echo' && i === 0 && /^-[neE]+$/.test(t)));
     const joined = prog === 'printf' ? (texts[0] ?? '').replace(/\\n/g, '\n').replace(/%s/g, () => texts.splice(1, 1)[0] ?? '') : texts.join(' ');
@@ -305,18 +313,18 @@ function interpreterCode(prog: string, ws: Word[], cmd: SimpleCommand): Opaque |
     const code = input.known ?? input.unknown;
     return code === undefined ? undefined : { what: `${what} reading its input`, code };
   };
-  if (/^(python[0-9.]*|pypy[0-9.]*)$/.test(prog)) {
-    const code = clusterCode(/^-[A-Za-z]*?c/, `${prog} -c`);
-    if (code) return code;
-    const script = ws.slice(1).find((w) => w.text === '-' || !w.text.startsWith('-'));
-    return !script || script.text === '-' ? fromStdin(prog) : undefined;
-  }
+  /** With no script on the line, or the script the standard input (`-`, `/dev/stdin`), the code is what it reads. */
+  const scriptFromStdin = (values: ReadonlySet<string>): Opaque | undefined => {
+    const i = skipOptions(ws, 1, values);
+    return i >= ws.length || STDIN_PATHS.has(ws[i]!.text) ? fromStdin(prog) : undefined;
+  };
+  if (/^(python[0-9.]*|pypy[0-9.]*)$/.test(prog)) return pythonCode(prog, ws, fromStdin);
   if (prog === 'node' || prog === 'nodejs' || prog === 'bun') {
-    return longCode(['--eval', '--print', '-e', '-p', '-pe'], `${prog} -e`) ?? (ws.length === 1 ? fromStdin(prog) : undefined);
+    return longCode(['--eval', '--print', '-e', '-p', '-pe'], `${prog} -e`) ?? scriptFromStdin(NODE_VALUES);
   }
   if (prog === 'deno') return ws[1]?.text === 'eval' && ws[2] ? { what: 'deno eval', code: words(ws.slice(2)).join(' ') } : undefined;
   if (prog === 'perl' || prog === 'ruby') {
-    return clusterCode(/^-[A-Za-z0-9]*?[eE]/, `${prog} -e`) ?? (ws.length === 1 ? fromStdin(prog) : undefined);
+    return clusterCode(/^-[A-Za-z0-9]*?[eE]/, `${prog} -e`) ?? scriptFromStdin(prog === 'ruby' ? RUBY_VALUES : NO_VALUES);
   }
   if (prog === 'php') return clusterCode(/^-r/, 'php -r');
   if (prog === 'lua' || prog === 'rscript' || prog === 'Rscript' || prog === 'osascript') return clusterCode(/^-e/, `${prog} -e`);
@@ -335,6 +343,42 @@ function interpreterCode(prog: string, ws: Word[], cmd: SimpleCommand): Opaque |
     return ws[i] ? { what: prog, code: ws[i]!.text } : undefined;
   }
   return undefined;
+}
+
+/** Paths a program reads its standard input through, given as its script. */
+const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+const NO_VALUES: ReadonlySet<string> = new Set();
+const NODE_VALUES = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title']);
+const RUBY_VALUES = new Set(['-I', '-r', '-C', '-x']);
+
+/**
+ * python [options] (-c CODE | -m MODULE | SCRIPT | - | nothing): -W and -X
+ * take a value (`-W ignore`, `-Wonce`), so a `c` in it is no -c.
+ */
+function pythonCode(prog: string, ws: readonly Word[], fromStdin: (what: string) => Opaque | undefined): Opaque | undefined {
+  for (let i = 1; i < ws.length; i++) {
+    const t = ws[i]!.text;
+    if (STDIN_PATHS.has(t)) return fromStdin(prog);
+    if (t === '--') return i + 1 >= ws.length || STDIN_PATHS.has(ws[i + 1]!.text) ? fromStdin(prog) : undefined;
+    if (!t.startsWith('-')) return undefined; // a script file: its text is not on the line
+    if (t.startsWith('--')) {
+      if (t === '--check-hash-based-pycs') i++;
+      continue;
+    }
+    for (let j = 1; j < t.length; j++) {
+      const letter = t[j];
+      if (letter === 'c') {
+        const code = t.slice(j + 1) || ws[i + 1]?.text;
+        return code === undefined ? undefined : { what: `${prog} -c`, code };
+      }
+      if (letter === 'm') return undefined; // a module from disk
+      if (letter === 'W' || letter === 'X') {
+        if (j === t.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return fromStdin(prog);
 }
 
 /** The index of the first word after the options from `from` on (a `--` is passed over). */
@@ -371,7 +415,24 @@ function wrapped(values: string[], positionalsBefore = 0, assignments = false): 
   };
 }
 
-const SUDO_VALUES = ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'];
+const SUDO_VALUES = ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '-R', '--user', '--group', '--close-from', '--chdir', '--chroot', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'];
+
+/**
+ * `su -c STRING`, `script -qc STRING`, `flock FILE -c STRING`: the string is
+ * run by a shell, so it is read as `sh -c STRING`; without the option,
+ * `otherwise` (su and script then start a shell of their own, whose input is
+ * not on the line).
+ */
+function commandString(otherwise: (ws: Word[]) => Word[] = () => []): (ws: Word[]) => Word[] {
+  return (ws) => {
+    for (let i = 1; i < ws.length; i++) {
+      const t = ws[i]!.text;
+      if ((t === '--command' || /^-[A-Za-z]*c$/.test(t)) && ws[i + 1]) return [lit('sh'), lit('-c'), ws[i + 1]!];
+      if (t.startsWith('--command=')) return [lit('sh'), lit('-c'), { ...ws[i]!, text: t.slice('--command='.length) }];
+    }
+    return otherwise(ws);
+  };
+}
 const WRAPPERS: Readonly<Record<string, (ws: Word[]) => Word[]>> = {
   sudo: wrapped(SUDO_VALUES, 0, true),
   doas: wrapped(['-u', '-C']),
@@ -390,10 +451,18 @@ const WRAPPERS: Readonly<Record<string, (ws: Word[]) => Word[]>> = {
   // Stryker disable ArrayDeclaration: a table holding a word that is no option changes nothing
   chronic: wrapped([]),
   busybox: wrapped([]),
+  coproc: wrapped([]),
   // Stryker restore ArrayDeclaration
+  chroot: wrapped(['--userspec', '--groups'], 1),
+  strace: wrapped(['-e', '-o', '-p', '-s', '-u', '-a', '-b', '-E', '-I', '-O', '-P', '-S', '-X', '-U']),
+  ltrace: wrapped(['-e', '-o', '-p', '-s', '-u', '-a', '-n', '-l', '-w', '-A', '-D', '-F', '-x']),
+  'systemd-run': wrapped(['-p', '--property', '-u', '--unit', '-E', '--setenv', '-M', '--machine', '-H', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-calendar']),
+  su: commandString(),
+  script: commandString(),
+  flock: commandString(wrapped(['-w', '--wait', '--timeout', '-E', '--conflict-exit-code'], 1)),
 };
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'yash', 'fish']);
 const XARGS_VALUES = new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-J', '-R', '-S', '-L', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var', '--max-lines', '--eof']);
-const PARALLEL_VALUES = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '--timeout', '-N', '-n', '--max-args', '--colsep', '-C']);
+const PARALLEL_VALUES = new Set(['-j', '--jobs', '-S', '--sshlogin', '-a', '--arg-file', '-d', '--delimiter', '-I', '--joblog', '--results', '--tmpdir', '--timeout', '-N', '-n', '--max-args', '--colsep', '-C', '--halt', '--delay', '--retries', '--load', '--memfree', '--workdir', '--env', '--tagstring', '--sshloginfile', '--basefile']);
 const WATCH_VALUES = new Set(['-n', '--interval', '-d', '-q', '--equexit']);
