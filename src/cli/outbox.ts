@@ -123,7 +123,7 @@ const logPathOf = (e: OutboxEntry): string | undefined => (typeof e.job.log_path
 
 /**
  * A job's last log: its file, where the run was on this machine; else the
- * copy a PostgreSQL drain filed with the job (its last 64 KiB), naming the
+ * copy a PostgreSQL drain filed with the job (its first 4,096 characters and its end, 65,536 at most), naming the
  * host that ran it: the run was on another machine, or its file was pruned.
  */
 function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined {

@@ -573,6 +573,25 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect((await listed(s, env, 'pending')).map((j: any) => j.job_id)).toEqual([pending[1].job_id]);
   });
 
+  it('drain-outbox --dry-run says what a drain here would do: not another host\'s jobs, and max_retries as a failure', async (t) => {
+    const s = sandboxFor(t);
+    const env = setup(s, 'postgres', { delay: 0 });
+    hostIs(s, 'machine-a');
+    await fire(s, env, 's1');
+    await fire(s, env, 's2');
+    hostIs(s, 'machine-b');
+    // It listed machine-a's jobs as would_run, where the drain here runs none of them.
+    expect(await cli(s, env, ['drain-outbox', '--dry-run', '--json'])).toMatchObject({ considered: 0, would_run: 0 });
+    expect((await cli(s, env, ['drain-outbox', '--json'])).ran).toBe(0);
+    hostIs(s, 'machine-a');
+    expect(await cli(s, env, ['drain-outbox', '--dry-run', '--json'])).toMatchObject({ considered: 2, would_run: 2 });
+    s.globalHooks(readFileSync(join(s.configDir, 'hooks', 'hooks.yaml'), 'utf8').replace('settings:\n', 'settings:\n  outbox_max_retries: 0\n'));
+    const dry = await cli(s, env, ['drain-outbox', '--dry-run', '--json']);
+    expect(dry).toMatchObject({ would_run: 0, would_fail: 2 });
+    expect(dry.jobs.map((j: any) => j.outcome)).toEqual(['max_retries', 'max_retries']);
+    expect(await cli(s, env, ['drain-outbox', '--json'])).toMatchObject({ ran: 0, failed: 2 });
+  });
+
   it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
     const drainer = sandboxFor(t);
     const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });

@@ -45,12 +45,12 @@ import { locksDir } from '../store.js';
 import { HistoryBatch } from '../history-batch.js';
 import { type Job, InvalidJob, parseJob } from '../job.js';
 import { retryPolicy, retryRequest } from '../retry.js';
-import { type DrainSummary, type JobReport, Tally } from '../summary.js';
+import { type DrainSummary, Tally } from '../summary.js';
 import type { OutboxChoice } from './choice.js';
 import { isUnreachable, loadGraphile, outboxError, pool, unreachable } from './connect.js';
 import { absorbFileJobs } from './migrate.js';
 import { GroupCommit } from './group-commit.js';
-import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, listPending, quietLogger, tryPendingEntry, unlessNoSchema } from './queue.js';
+import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, listPending, quietLogger, taskOf, tryPendingEntry, unlessNoSchema } from './queue.js';
 import { redact } from './redact.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
@@ -138,7 +138,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
   // The ends of runs that finish together, filed (and their rows deleted) in one statement.
   const filings = new GroupCommit<FinishedRun>((runs) => lasting((c) => fileFinished(c, runs)));
   try {
-    if (opts.dryRun) return await dryRun(guard, tally, opts.limit);
+    if (opts.dryRun) return await dryRun(guard, tally, opts.limit, choice.hostId, policy.maxRetries);
     await guard((c) => ensureSchema(c, choice.url));
     pruneLogs(configDir);
     ensureDir(locksDir(configDir));
@@ -421,20 +421,30 @@ async function unlockStale(c: PoolClient): Promise<void> {
   await c.query('DELETE FROM chrys_outbox.drainers WHERE worker_id = ANY($1::text[])', [stale]);
 }
 
-/** What a drain would do, read as `outbox list` reads (no DDL: a role that may only read can ask); past `limit` would-runs, `limit`. */
-async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, limit: number | undefined): Promise<DrainSummary> {
+/**
+ * What a drain here would do, read as `outbox list` reads (no DDL: a role
+ * that may only read can ask): the jobs of this host and the portable ones,
+ * as the drain takes them; a job started `maxRetries` times would fail;
+ * past `limit` would-runs, `limit`.
+ */
+async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, limit: number | undefined, hostId: string, maxRetries: number): Promise<DrainSummary> {
   const rows = await guard((c) => unlessNoSchema(listPending(c), () => []));
   const now = Date.now();
+  const ours = new Set([hostTask(hostId), PORTABLE_TASK]);
   let wouldRun = 0;
   for (const row of rows) {
     const e = tryPendingEntry(row);
+    if (!e) {
+      tally.report({ job_id: `pg-${row.id}`, hook_id: '', outcome: 'invalid_job', error: 'outbox_invalid_job: the payload is not a Chrys job' }, true);
+      continue;
+    }
+    if (!ours.has(taskOf(e.job, hostId))) continue; // another machine's: this drain never takes it
     const due = row.run_at.getTime() <= now;
-    const runs = e !== undefined && !row.locked_at && due;
-    if (runs) wouldRun++;
-    const report: JobReport = e
-      ? { job_id: e.id, hook_id: e.job.hook_id, outcome: row.locked_at ? 'claimed' : !due ? 'not_due' : limit !== undefined && wouldRun > limit ? 'limit' : 'would_run', ...(due ? {} : { due_at: row.run_at.toISOString() }) }
-      : { job_id: `pg-${row.id}`, hook_id: '', outcome: 'invalid_job', error: 'outbox_invalid_job: the payload is not a Chrys job' };
-    tally.report(report, !e);
+    const ids = { job_id: e.id, hook_id: e.job.hook_id };
+    if (row.locked_at) tally.report({ ...ids, outcome: 'claimed' });
+    else if (!due) tally.report({ ...ids, outcome: 'not_due', due_at: row.run_at.toISOString() });
+    else if (e.job.retries >= maxRetries) tally.report({ ...ids, outcome: 'max_retries', error: `started ${e.job.retries} times (outbox_max_retries ${maxRetries})` }, true);
+    else tally.report({ ...ids, outcome: ++wouldRun > (limit ?? Number.POSITIVE_INFINITY) ? 'limit' : 'would_run' });
   }
   return tally.summary;
 }
