@@ -131,7 +131,9 @@ function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined
   const text = path === undefined ? undefined : readLog(path);
   if (text !== undefined) return { text };
   if (typeof e.job.log_copy !== 'string') return undefined;
-  return { text: e.job.log_copy, copyFrom: typeof e.job.log_host === 'string' ? e.job.log_host : 'unknown' };
+  // Another machine's hook output, from the database: its control characters are shown, never run by this terminal.
+  const copy = e.job.log_copy.split('\n').map(printable).join('\n');
+  return { text: copy, copyFrom: typeof e.job.log_host === 'string' ? e.job.log_host : 'unknown' };
 }
 
 /**
@@ -143,7 +145,9 @@ function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined
 async function logs(backend: OutboxBackend, jobId: string, follow: boolean, configDir: string): Promise<CommandResult> {
   const first = await backend.show(jobId);
   const path = logPathOf(first);
-  const text = jobLog(first)?.text;
+  const log = jobLog(first);
+  const text = log?.text;
+  if (log?.copyFrom !== undefined) process.stderr.write(`no log file ${printable(path ?? '')} here: the copy filed with the job by host ${printable(log.copyFrom)}\n`);
   if (!follow || first.folder !== 'pending') {
     if (text === undefined) return { stderr: [path ? `the log of job ${printable(jobId)} is gone: ${printable(path)}` : `job ${printable(jobId)} has no log yet (it has not finished a run)`], exitCode: EXIT.ok };
     return { stdout: text, exitCode: EXIT.ok };

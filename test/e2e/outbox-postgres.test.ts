@@ -594,7 +594,8 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
 
   it('a job drained on one machine shows its log on another: outbox logs and show read the copy filed with the job', async (t) => {
     const drainer = sandboxFor(t);
-    const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; echo oops >&2' });
+    // The hook prints an escape sequence (clear the screen): another machine's terminal must not run it.
+    const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo "hello from $CHRYS_HOOK_ID"; printf "\\033[2Jx\\n"; echo oops >&2' });
     await fire(drainer, env);
     expect((await cli(drainer, env, ['drain-outbox', '--json'])).done).toBe(1);
     const [job] = await listed(drainer, env, 'done');
@@ -605,7 +606,9 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     hostIs(laptop, 'laptop');
     const logs = await cli(laptop, env, ['outbox', 'logs', job.job_id]);
     expect(logs.stdout).toMatch(/^# hook follow-up \(global, after_turn\) ok exit=0/);
-    expect(logs.stdout).toContain('## stdout\nhello from follow-up\n\n## stderr\noops\n');
+    expect(logs.stdout).toContain('## stdout\nhello from follow-up\n\\e[2Jx\n\n## stderr\noops\n');
+    expect(logs.stdout).not.toContain('\u001b');
+    expect(logs.stderr).toContain('here: the copy filed with the job by host test-host');
     const shown = await cli(laptop, env, ['outbox', 'show', job.job_id]);
     expect(shown.stdout).toContain(`log ${job.log_path} (no such file here: the copy filed with the job by host test-host)\n  | # hook follow-up`);
     expect(shown.stdout).toContain('  | hello from follow-up');
