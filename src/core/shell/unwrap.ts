@@ -67,6 +67,8 @@ export const programName = (word: string): string => {
 
 class Walker {
   private vars = new Map<string, string>();
+  /** "$@" while a `sh -c` string with arguments is read (withPositionals). */
+  private positionals: string[] | undefined;
   constructor(private readonly a: Analysis) {}
 
   /** openArgs: the text runs with arguments added at run time (`xargs bash -c '...'`): its commands inherit that. */
@@ -79,6 +81,28 @@ class Walker {
       this.remember(cmd);
       // Stryker disable next-line ConditionalExpression,EqualityOperator: resolve() returns on no words as well
       if (cmd.words.length > 0) this.resolve(cmd.words.flatMap((w) => this.substitute(w)), cmd, depth, via, openArgs);
+    }
+  }
+
+  /**
+   * `sh -c 'rm -rf "$1"' _ /`: the words after the string are $0, $1, ...
+   * ("$@" and $* the ones from $1 on) while the string is read, and only then.
+   */
+  private withPositionals(args: readonly Word[], read: () => void): void {
+    if (args.length === 0) return read();
+    const names = ['@', '*', ...args.map((_, n) => String(n))];
+    const before = names.map((name) => this.vars.get(name));
+    const known = args.every((w) => !w.substituted);
+    for (const [n, w] of args.entries()) {
+      if (known) this.vars.set(String(n), w.text);
+      else this.vars.delete(String(n));
+    }
+    this.positionals = known ? args.slice(1).map((w) => w.text) : undefined;
+    try {
+      read();
+    } finally {
+      names.forEach((name, k) => (before[k] === undefined ? this.vars.delete(name) : this.vars.set(name, before[k]!)));
+      this.positionals = undefined;
     }
   }
 
@@ -102,12 +126,18 @@ class Walker {
   private expandText(text: string): string {
     // Stryker disable next-line all: a shortcut; the replace below gives back the same text
     if (!text.includes('$') || this.vars.size === 0) return text;
-    return text.replace(/\$(?:\{(\w+)\}|([A-Za-z_]\w*))/g, (whole, braced: string | undefined, bare: string | undefined) => this.vars.get((braced ?? bare)!) ?? whole);
+    const all = this.positionals?.join(' ');
+    return text.replace(/\$(?:\{(\w+|[@*])\}|([A-Za-z_]\w*|[0-9@*]))/g, (whole, braced: string | undefined, bare: string | undefined) => {
+      const name = (braced ?? bare)!;
+      return (name === '@' || name === '*' ? all : this.vars.get(name)) ?? whole;
+    });
   }
 
   /** The word with known variables put in; unquoted, it is split on blanks as the shell splits it. */
   private substitute(w: Word): Word[] {
-    if (!w.expanded || w.substituted || this.vars.size === 0) return [w];
+    // "$@" is one word per argument, quoted or not.
+    if (this.positionals && w.expanded && (w.text === '$@' || w.text === '${@}')) return this.positionals.map((t) => ({ ...w, text: t, expanded: false }));
+    if (!w.expanded || w.substituted || (this.vars.size === 0 && !this.positionals)) return [w];
     const text = this.expandText(w.text);
     if (text === w.text) return [w];
     const expanded = /\$(\{\w|[A-Za-z_0-9@*#?$!-])/.test(text);
@@ -195,7 +225,7 @@ class Walker {
     }
     if (wantsCode) {
       const script = ws[i];
-      return script ? code(script.text, `${prog} -c`) : undefined;
+      return script ? this.withPositionals(ws.slice(i + 1), () => code(script.text, `${prog} -c`)) : undefined;
     }
     if (i < ws.length && !STDIN_PATHS.has(ws[i]!.text)) return; // a script file: its text is not on the line
     const input = stdinOf(cmd);
