@@ -317,10 +317,14 @@ function stdinOf(cmd: SimpleCommand): { known?: string; unknown?: string } {
 /** Interpreter one-liners: the code is run, but not as shell. */
 function interpreterCode(prog: string, ws: Word[], cmd: SimpleCommand): Opaque | undefined {
   const after = (i: number, rest: string): string | undefined => (rest !== '' ? rest : ws[i + 1]?.text);
-  const clusterCode = (letters: RegExp, what: string): Opaque | undefined => {
+  const clusterCode = (letters: RegExp, what: string, values: ReadonlySet<string> = NO_VALUES): Opaque | undefined => {
     for (let i = 1; i < ws.length; i++) {
       const t = ws[i]!.text;
       if (!t.startsWith('-') || t === '-' || t === '--') break;
+      if (values.has(t)) {
+        i++; // its value: `php -d x=1 -r CODE`
+        continue;
+      }
       const m = letters.exec(t);
       if (m) {
         const code = after(i, t.slice(m.index + m[0].length));
@@ -354,10 +358,11 @@ function interpreterCode(prog: string, ws: Word[], cmd: SimpleCommand): Opaque |
   }
   if (prog === 'deno') return ws[1]?.text === 'eval' && ws[2] ? { what: 'deno eval', code: words(ws.slice(2)).join(' ') } : undefined;
   if (prog === 'perl' || prog === 'ruby') {
-    return clusterCode(/^-[A-Za-z0-9]*?[eE]/, `${prog} -e`) ?? scriptFromStdin(prog === 'ruby' ? RUBY_VALUES : NO_VALUES);
+    const values = prog === 'ruby' ? RUBY_VALUES : NO_VALUES;
+    return clusterCode(/^-[A-Za-z0-9]*?[eE]/, `${prog} -e`, values) ?? scriptFromStdin(values);
   }
-  if (prog === 'php') return clusterCode(/^-r/, 'php -r');
-  if (prog === 'lua' || prog === 'rscript' || prog === 'Rscript' || prog === 'osascript') return clusterCode(/^-e/, `${prog} -e`);
+  if (prog === 'php') return clusterCode(/^-r/, 'php -r', PHP_VALUES) ?? scriptFromStdin(PHP_VALUES);
+  if (prog === 'lua' || prog === 'rscript' || prog === 'Rscript' || prog === 'osascript') return clusterCode(/^-e/, `${prog} -e`, LUA_VALUES);
   if (['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk'].includes(prog)) {
     let i = 1;
     for (; i < ws.length; i++) {
@@ -380,6 +385,8 @@ const STDIN_PATHS = new Set(['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'])
 const NO_VALUES: ReadonlySet<string> = new Set();
 const NODE_VALUES = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title']);
 const RUBY_VALUES = new Set(['-I', '-r', '-C', '-x']);
+const PHP_VALUES = new Set(['-d', '-c', '-z']);
+const LUA_VALUES = new Set(['-l']);
 
 /**
  * python [options] (-c CODE | -m MODULE | SCRIPT | - | nothing): -W and -X
