@@ -186,6 +186,8 @@ export const CORPUS: readonly CorpusLine[] = [
   block("env -vS 'rm -rf /'"),
   block('env -iu HOME rm -rf /'),
   block("bash /dev/stdin <<< 'rm -rf /'"),
+  block("bash < <(echo 'rm -rf /')", closed),
+  allow('bash < script.sh'),
   block("cat <<'EOF' | bash\nrm -rf /\nEOF"),
   block('coproc rm -rf /'),
   // the words after a -c string are its $0, $1, ... (found by a review)

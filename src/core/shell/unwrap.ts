@@ -300,6 +300,9 @@ function splitString(text: string): Word[] {
 /** What a command reads on its standard input: known text (here-document, here-string, echo/printf piped in) or the pipe's source. */
 function stdinOf(cmd: SimpleCommand): { known?: string; unknown?: string } {
   if (cmd.stdin !== undefined) return { known: cmd.stdin };
+  // `bash < <(echo ...)`: the input is what a process substitution prints.
+  const substituted = cmd.redirections.map((r) => /^0?<<\((.*)\)$/s.exec(r)).find((m) => m !== null);
+  if (substituted) return { unknown: substituted[1]! };
   const from = cmd.pipedFrom;
   if (!from) return {};
   // Stryker disable next-line StringLiteral: with no words the program is neither echo nor printf, whatever it is called
