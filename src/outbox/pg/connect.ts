@@ -12,6 +12,7 @@ let driver: Pg | undefined;
 export async function loadPg(): Promise<Pg> {
   if (driver) return driver;
   const mod = (await import('pg')) as Pg & { default?: Pg };
+  // Stryker disable next-line LogicalOperator: pg's ESM entry exports the same classes by name as on its default
   driver = mod.default ?? mod;
   return driver;
 }
@@ -21,6 +22,7 @@ type Graphile = typeof import('graphile-worker');
 /** graphile-worker, loaded only by a drain or a migration (bundled as CommonJS: its exports may sit on `default`). */
 export async function loadGraphile(): Promise<Graphile> {
   const mod = (await import('graphile-worker')) as Graphile & { default?: Graphile };
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral,LogicalOperator: under Node the module and its default both carry run; only a bundle can hold one shape
   return typeof mod.run === 'function' ? mod : (mod.default ?? mod);
 }
 
@@ -45,6 +47,7 @@ const UNREACHABLE_STATES: Record<string, string> = {
 export function isUnreachable(e: unknown): boolean {
   const code = (e as { code?: string }).code;
   if (code && (code in UNREACHABLE_STATES || /^(E[A-Z]+)$/.test(code))) return true;
+  // Stryker disable next-line OptionalChaining,StringLiteral: a null error already threw at `.code` above, and no pattern matches a message it lacks
   const message = (e as Error)?.message ?? '';
   return /timeout|terminated|Connection terminated|ECONNRESET|not queryable|Client was closed/i.test(message);
 }
@@ -53,6 +56,7 @@ export function isUnreachable(e: unknown): boolean {
 export function outboxError(url: string, e: unknown): ChrysError {
   if (e instanceof ChrysError) return e;
   if (isUnreachable(e)) return unreachable(url, e);
+  // Stryker disable next-line OptionalChaining: isUnreachable, asked first, already threw for a null error
   const message = redact((e as Error)?.message ?? String(e), url);
   if ((e as { code?: string }).code === '42501') return new ChrysError('outbox_unreadable', `this database role may not do what the command needs in the PostgreSQL outbox (${message})`, 'run it as the role that made the outbox, or grant what docs/outbox-postgres.md ("Roles") lists');
   return new ChrysError('internal', `PostgreSQL outbox: ${message}`, 'please report this with the command you ran');
@@ -60,6 +64,7 @@ export function outboxError(url: string, e: unknown): ChrysError {
 
 export function unreachable(url: string, e: unknown): ChrysError {
   const code = (e as { code?: string }).code;
+  // Stryker disable next-line OptionalChaining: reading `.code` above already threw for a null error
   const why = redact(`${code && UNREACHABLE_STATES[code] ? `${UNREACHABLE_STATES[code]}: ` : ''}${(e as Error)?.message ?? String(e)}`, url);
   return new ChrysError('outbox_unreachable', `cannot use the PostgreSQL outbox at ${redactedUrl(url)} (${why})`, 'check that the server runs and that the URL in the variable outbox.url_env names has the right user, password and database; pending jobs are kept');
 }
