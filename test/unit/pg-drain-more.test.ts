@@ -5,59 +5,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../src/outbox/job.js';
-import { drainPostgres, type PgDrainOptions } from '../../src/outbox/pg/drain.js';
-import { addJob, ensureSchema, listFinished, listPending, pendingEntry, tryPendingEntry } from '../../src/outbox/pg/queue.js';
+import { drainPostgres } from '../../src/outbox/pg/drain.js';
+import { listPending, pendingEntry } from '../../src/outbox/pg/queue.js';
 import { type Job as ParsedJob, parseJob } from '../../src/outbox/job.js';
 import { liveLogPath } from '../../src/run/live-log.js';
 import { locksDir } from '../../src/outbox/store.js';
+import { db as dbOf, durable, hooksFile, job, drain, ran, HOUR_AGO } from '../helpers/pg-drain.js';
 import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
-import { type Sandbox, eventually, hookYaml, sandboxFor } from '../helpers/sandbox.js';
+import { eventually, hookYaml, sandboxFor } from '../helpers/sandbox.js';
 
 const cluster = useCluster();
-const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
-
-interface Db {
-  url: string;
-  c: pg.Client;
-  choice: { backend: 'postgres'; url: string; urlEnv: string; hostId: string };
-  add: (j: Job, opts?: { key?: string; runAt?: string; host?: string }) => Promise<void>;
-  pending: () => Promise<Job[]>;
-  finished: () => Promise<[string, string, Job][]>;
-}
-
-async function db(t: { onTestFinished: (fn: () => Promise<void> | void) => void }): Promise<Db> {
-  const url = cluster().newDatabase();
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  t.onTestFinished(() => c.end());
-  await ensureSchema(c, url);
-  return {
-    url, c,
-    choice: { backend: 'postgres', url, urlEnv: 'X', hostId: 'box' },
-    add: (j, { key = j.job_id, runAt, host = 'box' } = {}) => addJob(c, { job: j, key, mode: 'replace', ...(runAt ? { runAt } : {}) }, host),
-    pending: async () => (await listPending(c)).flatMap((r) => tryPendingEntry(r)?.job ?? []),
-    finished: async () => (await listFinished(c)).map((e): [string, string, Job] => [e.id, e.folder, e.job]),
-  };
-}
-
-const durable = (id: string, shell: string, execution = ''): string =>
-  hookYaml({ id, event: 'after_turn', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${execution}` });
-const hooksFile = (settings: string, ...hooks: string[]): string => `settings:\n  outbox_retry_age_seconds: 0\n${settings}hooks:\n${hooks.join('\n')}\n`;
-
-function job(s: Sandbox, id: string, fields: Record<string, unknown> = {}): Job {
-  return {
-    job_id: id, hook_id: 'deliver', event: 'after_turn', payload: { event: 'after_turn', session_id: 'sess', cwd: s.workspace },
-    created_at: HOUR_AGO, hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
-    state: 'pending', retries: 0, last_started_at: null, last_finished_at: null, exit_code: null, error: null, stderr_tail: null,
-    ...fields,
-  } as Job;
-}
-
-const drain = (s: Sandbox, d: Db, opts: Partial<PgDrainOptions> = {}) => drainPostgres({ configDir: s.configDir, cwd: s.workspace, ...opts }, d.choice);
-const ran = (s: Sandbox): string[] => (existsSync(join(s.root, 'ran')) ? readFileSync(join(s.root, 'ran'), 'utf8').split('\n').filter(Boolean) : []);
+const db = (t: Parameters<typeof dbOf>[1]) => dbOf(cluster, t);
 
 describe.skipIf(!PG_AVAILABLE)('drainPostgres, more', () => {
   it('puts a job back, unstarted, while the hook of its earlier start still runs here', async (t) => {
