@@ -61,29 +61,6 @@ describe('outboxChoice', () => {
     }
   });
 
-  it.each([
-    ['outbox: 3\n', 'settings.yaml: outbox must be a mapping', 'for example outbox: {backend: postgres, url_env: CHRYS_OUTBOX_URL}'],
-    ['outbox: [postgres]\n', 'settings.yaml: outbox must be a mapping', 'for example outbox: {backend: postgres, url_env: CHRYS_OUTBOX_URL}'],
-    ['outbox:\n  backend: postgres\n  url: x\n', 'settings.yaml: unknown key "outbox.url"', 'the outbox section takes backend, url_env, host_id'],
-    ['outbox:\n  backend: sqlite\n', 'settings.yaml: outbox.backend must be files or postgres, not "sqlite"', 'set outbox.backend: postgres or files'],
-    ['outbox:\n  backend: postgres\n  url_env: 9X\n', 'settings.yaml: outbox.url_env must name an environment variable, not "9X"', 'for example url_env: CHRYS_OUTBOX_URL (the URL itself belongs in the environment, never in a file)'],
-    ['outbox:\n  backend: postgres\n  url_env: A-B\n', 'settings.yaml: outbox.url_env must name an environment variable, not "A-B"', undefined],
-    ['outbox:\n  backend: postgres\n  url_env: 5\n', 'settings.yaml: outbox.url_env must name an environment variable, not 5', undefined],
-    ['outbox:\n  backend: postgres\n  host_id: "a b"\n', 'settings.yaml: outbox.host_id must be letters, digits, ".", "_" or "-", not "a b"', 'leave it out to use the host name'],
-    ['outbox:\n  backend: postgres\n  host_id: ""\n', 'settings.yaml: outbox.host_id must be letters, digits, ".", "_" or "-", not ""', undefined],
-    [`outbox:\n  backend: postgres\n  host_id: ${'h'.repeat(201)}\n`, `settings.yaml: outbox.host_id must be letters, digits, ".", "_" or "-", not "${'h'.repeat(201)}"`, undefined],
-    ['outbox:\n  backend: postgres\n  host_id: 7\n', 'settings.yaml: outbox.host_id must be letters, digits, ".", "_" or "-", not 7', undefined],
-  ])('refuses %j', async (settings, message, hint) => {
-    const r = await refusal(configDir(settings));
-    expect(r.message).toBe(message);
-    if (hint !== undefined) expect(r.hint).toBe(hint);
-  });
-
-  it('takes a host id of 200 characters and a one-letter url_env', async () => {
-    const dir = configDir(`outbox:\n  backend: postgres\n  url_env: _\n  host_id: ${'h'.repeat(200)}\n`);
-    expect(await outboxChoice(dir, { _: URL_OK })).toMatchObject({ urlEnv: '_', hostId: 'h'.repeat(200) });
-  });
-
   it('refuses a missing, blank or malformed URL without showing it', async () => {
     const dir = configDir('outbox:\n  backend: postgres\n  url_env: OUT_URL\n');
     expect(await refusal(dir, {})).toEqual({ message: 'settings.yaml: outbox.backend is postgres but $OUT_URL (outbox.url_env) is not set', hint: 'export OUT_URL=postgres://USER:PASSWORD@HOST:5432/DB in the environment of every chrys-hooks process' });

@@ -3,57 +3,23 @@
 // mutation of them shows), the redaction of odd passwords, and what a
 // connection, a role or a writer other than Chrys can do; against a real
 // throw-away cluster, a fresh database per test.
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import type { Hook } from '../../src/core/config.js';
-import { ChrysError } from '../../src/core/errors.js';
-import { normaliseHooksFile } from '../../src/core/normalise.js';
-import { type Job, newJob } from '../../src/outbox/job.js';
 import { PostgresOutbox } from '../../src/outbox/pg/backend.js';
 import { connect } from '../../src/outbox/pg/connect.js';
 import { queueDurable } from '../../src/outbox/pg/fire-queue.js';
 import { moveToFiles } from '../../src/outbox/pg/migrate.js';
 import { addJob, ensureSchema, fileFinished, listPending, pendingEntry, pruneFinished } from '../../src/outbox/pg/queue.js';
 import { redact } from '../../src/outbox/pg/redact.js';
+import { chrysError, configDir, db as dbOf, hook, job, pendingFiles } from '../helpers/pg-queue.js';
 import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
 
 const cluster = useCluster();
-const HOUR_AGO = new Date(Date.now() - 3600_000);
+const db = (t: Parameters<typeof dbOf>[1], migrate?: boolean) => dbOf(cluster, t, migrate);
 
-function hook(id = 'deliver', execution: Record<string, unknown> = {}, layer: 'global' | 'project' = 'global'): Hook {
-  return normaliseHooksFile({ hooks: [{ id, event: 'after_turn', run: { type: 'shell', shell: 'true' }, execution: { mode: 'async', delivery: 'durable', ...execution } }] }, layer, '/cfg/hooks/hooks.yaml').hooks[0]!;
-}
-const job = (fields: Partial<Job> = {}, h = hook(), payload: Record<string, unknown> = { session_id: 's1', n: 1 }): Job => ({ ...newJob(h, payload as never, HOUR_AGO), ...fields });
 
-/** A fresh database with the schema, and a client on it closed after the test. */
-async function db(t: { onTestFinished: (fn: () => Promise<void> | void) => void }, migrate = true): Promise<{ url: string; c: pg.Client; rows: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]> }> {
-  const url = cluster().newDatabase();
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  t.onTestFinished(() => c.end());
-  if (migrate) await ensureSchema(c, url);
-  const rows = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => (await c.query(text, params)).rows as T[];
-  return { url, c, rows };
-}
 
-const configDir = (): string => mkdtempSync(join(tmpdir(), 'chrys-pg-unit-'));
-const pendingFiles = (dir: string): string[] => {
-  const p = join(dir, 'hooks', 'outbox', 'pending');
-  return existsSync(p) ? readdirSync(p).filter((f) => f.endsWith('.json')).sort() : [];
-};
 
-const chrysError = async (p: Promise<unknown>): Promise<ChrysError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ChrysError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-};
 
 /** The modules loaded afresh: their tables and patterns are built when they load. */
 const fresh = async () => {

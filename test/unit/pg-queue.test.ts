@@ -2,16 +2,13 @@
 // migrate.ts, fire-queue.ts) against a real throw-away cluster, one for the
 // file, a fresh database per test: what goes into graphile-worker's tables,
 // what the commands read back, and how driver errors become Chrys errors.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { Hook } from '../../src/core/config.js';
 import { ChrysError } from '../../src/core/errors.js';
-import { normaliseHooksFile } from '../../src/core/normalise.js';
 import { withJobLock } from '../../src/outbox/claim.js';
-import { type Job, newJob } from '../../src/outbox/job.js';
+import type { Job } from '../../src/outbox/job.js';
 import { PostgresOutbox } from '../../src/outbox/pg/backend.js';
 import { CONNECT_TIMEOUT_MS, connect, isUnreachable, loadGraphile, loadPg, outboxError, pool, unreachable, withClient } from '../../src/outbox/pg/connect.js';
 import { queueDurable, withOrigin } from '../../src/outbox/pg/fire-queue.js';
@@ -20,47 +17,20 @@ import {
   MAX_ATTEMPTS, PENDING_SELECT, PORTABLE_TASK, addJob, addJobs, ensureSchema, fileFinished, hostTask, isMissingSchema, jobKey, listFinished, listPending,
   pendingEntry, pruneFinished, quietLogger, refuseHiddenPending, removeUnlocked, taskOf, tryPendingEntry, unlessNoSchema,
 } from '../../src/outbox/pg/queue.js';
+import { chrysError, configDir, db as dbOf, hook, job, pendingFiles } from '../helpers/pg-queue.js';
 import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
 
 const cluster = useCluster();
-const HOUR_AGO = new Date(Date.now() - 3600_000);
+const db = (t: Parameters<typeof dbOf>[1], migrate?: boolean) => dbOf(cluster, t, migrate);
 
-function hook(id = 'deliver', execution: Record<string, unknown> = {}, layer: 'global' | 'project' = 'global'): Hook {
-  return normaliseHooksFile({ hooks: [{ id, event: 'after_turn', run: { type: 'shell', shell: 'true' }, execution: { mode: 'async', delivery: 'durable', ...execution } }] }, layer, '/cfg/hooks/hooks.yaml').hooks[0]!;
-}
-const job = (fields: Partial<Job> = {}, h = hook(), payload: Record<string, unknown> = { session_id: 's1', n: 1 }): Job => ({ ...newJob(h, payload as never, HOUR_AGO), ...fields });
 
-/** A fresh database with the schema, and a client on it closed after the test. */
-async function db(t: { onTestFinished: (fn: () => Promise<void> | void) => void }, migrate = true): Promise<{ url: string; c: pg.Client; rows: <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]> }> {
-  const url = cluster().newDatabase();
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  t.onTestFinished(() => c.end());
-  if (migrate) await ensureSchema(c, url);
-  const rows = async <T,>(text: string, params: unknown[] = []): Promise<T[]> => (await c.query(text, params)).rows as T[];
-  return { url, c, rows };
-}
 
-const configDir = (): string => mkdtempSync(join(tmpdir(), 'chrys-pg-unit-'));
-const pendingFiles = (dir: string): string[] => {
-  const p = join(dir, 'hooks', 'outbox', 'pending');
-  return existsSync(p) ? readdirSync(p).filter((f) => f.endsWith('.json')).sort() : [];
-};
 const writePending = (dir: string, j: Job, text?: string): void => {
   const p = join(dir, 'hooks', 'outbox', 'pending');
   mkdirSync(p, { recursive: true });
   writeFileSync(join(p, `${j.job_id}.json`), text ?? JSON.stringify(j));
 };
 
-const chrysError = async (p: Promise<unknown>): Promise<ChrysError> => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ChrysError) return e;
-    throw e;
-  }
-  throw new Error('did not throw');
-};
 
 describe('connect.ts without a server', () => {
   it.each([
