@@ -406,3 +406,90 @@ describe('interpreter one-liners', () => {
     expect(opaque(line)).toEqual(expected);
   });
 });
+
+describe('the wrappers and options added after a review', () => {
+  const valuesOf: Record<string, { options: string[]; before?: string }> = {
+    chroot: { options: ['--userspec', '--groups'], before: '/' },
+    strace: { options: ['-e', '-o', '-p', '-s', '-u', '-a', '-b', '-E', '-I', '-O', '-P', '-S', '-X', '-U'] },
+    ltrace: { options: ['-e', '-o', '-p', '-s', '-u', '-a', '-n', '-l', '-w', '-A', '-D', '-F', '-x'] },
+    'systemd-run': { options: ['-p', '--property', '-u', '--unit', '-E', '--setenv', '-M', '--machine', '-H', '--host', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--service-type', '--on-active', '--on-calendar'] },
+    flock: { options: ['-w', '--wait', '--timeout', '-E', '--conflict-exit-code'], before: 'lockfile' },
+    sudo: { options: ['-R', '--chroot'] },
+  };
+  it.each(Object.entries(valuesOf).flatMap(([w, { options, before }]) => options.map((o) => [`${w} ${o} V ${before ? `${before} ` : ''}rm x`, `rm x (in ${w})`])))('%s runs %s', (line, last) => {
+    expect(commands(line).at(-1)).toBe(last);
+  });
+
+  it.each(['--halt', '--delay', '--retries', '--load', '--memfree', '--workdir', '--env', '--tagstring', '--sshloginfile', '--basefile'])('parallel %s takes a value', (o) => {
+    expect(commands(`parallel ${o} V rm ::: a`).at(-1)).toBe('rm a (in parallel)');
+  });
+
+  it.each([
+    ['coproc rm x', 'rm x (in coproc)'],
+    ["su -c 'rm x'", 'rm x (in su → sh -c)'],
+    ["su root -lc 'rm x'", 'rm x (in su → sh -c)'],
+    ["su --command='rm x'", 'rm x (in su → sh -c)'],
+    ["script -qc 'rm x' /dev/null", 'rm x (in script → sh -c)'],
+    ["flock f -c 'rm x'", 'rm x (in flock → sh -c)'],
+    ["flock f --command 'rm x'", 'rm x (in flock → sh -c)'],
+  ])('%s runs %s', (line, last) => {
+    expect(commands(line).at(-1)).toBe(last);
+  });
+
+  it.each([['su'], ['su root'], ['script out.log'], ['su -c']])('%s runs nothing on the line', (line) => {
+    expect(commands(line)).toHaveLength(1);
+  });
+
+  it.each<[string, string[]]>([
+    ...['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--input-type', '--env-file', '--title'].map((o) => [`echo x | node ${o} V`, ['node reading its input:x']] as [string, string[]]),
+    ['echo x | node script.js', []],
+    ...['-I', '-r', '-C', '-x'].map((o) => [`echo x | ruby ${o} V`, ['ruby reading its input:x']] as [string, string[]]),
+    ['echo x | ruby -w script.rb', []],
+    ...['-d', '-c', '-z'].map((o) => [`php ${o} V -r x`, ['php -r:x']] as [string, string[]]),
+    ['echo x | php -d V', ['php reading its input:x']],
+    ['lua -l V -e x', ['lua -e:x']],
+    ...['-', '/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'].map((p) => [`echo x | python3 ${p}`, ['python3 reading its input:x']] as [string, string[]]),
+    ['echo x | python3 -- /dev/stdin', ['python3 reading its input:x']],
+    ['echo x | python3 --', ['python3 reading its input:x']],
+    ['echo x | python3 -- script.py', []],
+    ['echo x | python3 --check-hash-based-pycs always', ['python3 reading its input:x']],
+    ['echo x | python3 -m http.server', []],
+    ['python3 -W ignore -c x', ['python3 -c:x']],
+    ['python3 -Wignore -c x', ['python3 -c:x']],
+    ['python3 -X dev -c x', ['python3 -c:x']],
+    ['python3 -bc x', ['python3 -c:x']],
+  ])('%s is opaque as %j', (line, out) => {
+    expect(opaque(line)).toEqual(out);
+  });
+
+  it.each([
+    ["bash /dev/stdin <<< 'rm x'", 'rm x (in bash reading its input)'],
+    ["cat <<'E' | bash\nrm x\nE", 'rm x (in bash reading its input)'],
+    ["cat - <<'E' | bash\nrm x\nE", 'rm x (in bash reading its input)'],
+    ["env -iS 'rm x'", 'rm x (in env)'],
+    ['env -iu HOME rm x', 'rm x (in env)'],
+    ['env -iuHOME rm x', 'rm x (in env)'],
+    ['env -vC /tmp rm x', 'rm x (in env)'],
+    ['env --argv0 a rm x', 'rm x (in env)'],
+    ["bash -c 'rm \"$1\"' _ /", 'rm / (in bash -c)'],
+    ["bash -c 'rm $0' /", 'rm / (in bash -c)'],
+    ["bash -c 'rm ${1}' _ /", 'rm / (in bash -c)'],
+    ["bash -c 'rm \"$@\"' _ a b", 'rm a b (in bash -c)'],
+    ["bash -c 'rm \"${@}\"' _ a b", 'rm a b (in bash -c)'],
+    ["bash -c 'rm $*' _ a b", 'rm a b (in bash -c)'],
+  ])('%s runs %s', (line, last) => {
+    expect(commands(line).at(-1)).toBe(last);
+  });
+
+  it('a -c string’s positional parameters hold only while it is read', () => {
+    expect(commands("bash -c 'rm $1' _ /; rm $1")).toEqual(["bash -c 'rm $1' _ /", 'rm / (in bash -c)', 'rm $1']);
+    expect(commands("X=1; bash -c 'rm $X' _ /; rm $X").at(-1)).toBe('rm 1');
+    expect(commands("bash -c 'rm $1' _ $(echo /)").at(-1)).toBe('rm $1 (in bash -c)');
+  });
+
+  it('a shell reading a process substitution reads a pipe', () => {
+    expect(opaque("bash < <(echo 'rm x')")).toEqual(["bash reading a pipe:echo 'rm x'"]);
+    expect(opaque('bash 0< <(cat f)')).toEqual(['bash reading a pipe:cat f']);
+    expect(opaque('bash < f')).toEqual([]);
+  });
+});
