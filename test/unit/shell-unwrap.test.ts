@@ -485,6 +485,8 @@ describe('the wrappers and options added after a review', () => {
     expect(commands("bash -c 'rm $1' _ /; rm $1")).toEqual(["bash -c 'rm $1' _ /", 'rm / (in bash -c)', 'rm $1']);
     expect(commands("X=1; bash -c 'rm $X' _ /; rm $X").at(-1)).toBe('rm 1');
     expect(commands("bash -c 'rm $1' _ $(echo /)").at(-1)).toBe('rm $1 (in bash -c)');
+    // A nested string's arguments hold inside it; the enclosing string's come back after it.
+    expect(commands(`bash -c 'bash -c "rm \\$1" _ a; rm "$@"' _ /`).slice(-2)).toEqual(['rm a (in bash -c → bash -c)', 'rm / (in bash -c)']);
   });
 
   it('a shell reading a process substitution reads a pipe', () => {

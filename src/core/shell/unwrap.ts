@@ -86,23 +86,25 @@ class Walker {
 
   /**
    * `sh -c 'rm -rf "$1"' _ /`: the words after the string are $0, $1, ...
-   * ("$@" and $* the ones from $1 on) while the string is read, and only then.
+   * ("$@" and $* the ones from $1 on) while the string is read, and only
+   * then: an enclosing `sh -c`'s come back after it.
    */
   private withPositionals(args: readonly Word[], read: () => void): void {
     if (args.length === 0) return read();
-    const names = ['@', '*', ...args.map((_, n) => String(n))];
-    const before = names.map((name) => this.vars.get(name));
+    // Only this method sets digit names (an assignment cannot), so what it replaces is an enclosing string's.
+    const names = args.map((_, n) => String(n));
+    const before = { vars: names.map((name) => this.vars.get(name)), positionals: this.positionals };
     const known = args.every((w) => !w.substituted);
-    for (const [n, w] of args.entries()) {
-      if (known) this.vars.set(String(n), w.text);
-      else this.vars.delete(String(n));
+    for (const [n, name] of names.entries()) {
+      if (known) this.vars.set(name, args[n]!.text);
+      else this.vars.delete(name);
     }
     this.positionals = known ? args.slice(1).map((w) => w.text) : undefined;
     try {
       read();
     } finally {
-      names.forEach((name, k) => (before[k] === undefined ? this.vars.delete(name) : this.vars.set(name, before[k]!)));
-      this.positionals = undefined;
+      names.forEach((name, k) => (before.vars[k] === undefined ? this.vars.delete(name) : this.vars.set(name, before.vars[k]!)));
+      this.positionals = before.positionals;
     }
   }
 
