@@ -59,13 +59,8 @@ export function loadWithCodeCache<Tier extends string>(file: string, dirs: reado
     ...loaded,
     // Called after the run's decision is out: whatever befalls a cache here must not change the exit code.
     finish: (tier) => {
-      for (const write of [() => loaded.finish(tier), ...required.map((cold) => () => cold.finish('lean'))]) {
-        try {
-          write();
-        } catch {
-          // a cache is never an error (the header)
-        }
-      }
+      quietly(() => loaded.finish(tier));
+      for (const cold of required) quietly(() => cold.finish('lean'));
     },
   };
 }
@@ -88,7 +83,7 @@ function loadOne<Tier extends string>(file: string, dirs: readonly string[], tie
     cache: found ? { path: found.path, tier: found.tier, rejected } : undefined,
     finish: (tier) => {
       if (!cached || (found && !rejected && tiers.indexOf(found.tier) <= tiers.indexOf(tier))) return;
-      if (rejected) removeQuietly(found.path);
+      if (rejected) quietly(() => rmSync(found.path, { force: true }));
       writeCache(script, dirs, name(tier), stem, key);
     },
   };
@@ -138,10 +133,14 @@ function findCache<Tier extends string>(dirs: readonly string[], tiers: readonly
   return spoilt;
 }
 
-/** A cache is never an error: one that cannot be removed (a read-only install, a directory in its place) stays, and costs only its check. */
-function removeQuietly(path: string): void {
+/**
+ * A cache is never an error (the header): one that cannot be removed (a
+ * read-only install, a directory in its place) stays, and costs only its
+ * check; one that cannot be written costs the next run its compile.
+ */
+function quietly(work: () => void): void {
   try {
-    rmSync(path, { force: true });
+    work();
   } catch {
     // see above
   }
@@ -165,7 +164,7 @@ function writeCache(script: Script, dirs: readonly string[], name: string, stem:
       continue; // read-only install, full disk, a symlink where the directory should be: the next place
     }
     try {
-      for (const other of readdirSync(dir)) if (ofAnotherBuild(other, stem, key)) removeQuietly(join(dir, other));
+      for (const other of readdirSync(dir)) if (ofAnotherBuild(other, stem, key)) quietly(() => rmSync(join(dir, other), { force: true }));
     } catch {
       // an old cache left behind costs only disk space
     }
