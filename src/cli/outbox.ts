@@ -147,7 +147,7 @@ async function logs(backend: OutboxBackend, jobId: string, follow: boolean, conf
   const path = logPathOf(first);
   const log = jobLog(first);
   const text = log?.text;
-  if (log?.copyFrom !== undefined) process.stderr.write(`no log file ${printable(path ?? '')} here: the copy filed with the job by host ${printable(log.copyFrom)}\n`);
+  if (log?.copyFrom !== undefined) process.stderr.write(`no log file${path ? ` ${printable(path)}` : ''} here: the copy filed with the job by host ${printable(log.copyFrom)}\n`);
   if (!follow || first.folder !== 'pending') {
     if (text === undefined) return { stderr: [path ? `the log of job ${printable(jobId)} is gone: ${printable(path)}` : `job ${printable(jobId)} has no log yet (it has not finished a run)`], exitCode: EXIT.ok };
     return { stdout: text, exitCode: EXIT.ok };

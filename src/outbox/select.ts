@@ -7,6 +7,9 @@ import type { Hook } from '../core/config.js';
 import type { Warning } from '../core/diagnostics.js';
 import type { Job } from './job.js';
 
+/** Why a job that has used up its starts fails: the same words from every drain and dry run. */
+export const spentMessage = (starts: number, maxRetries: number): string => `started ${starts} times (outbox_max_retries ${maxRetries})`;
+
 export type Lookup = { hook: Hook } | { error: 'stale_source' | 'ambiguous_hook' | 'untrusted'; message: string };
 
 /** A file in pending/: its parsed job, or why it is not one. */
@@ -64,7 +67,7 @@ export function selectJobs(candidates: readonly Candidate[], lookup: (job: Job) 
       continue;
     }
     if (job.retries >= opts.maxRetries) {
-      verdicts.push({ action: 'fail', fileId, job, outcome: 'max_retries', message: `started ${job.retries} times (outbox_max_retries ${opts.maxRetries})` });
+      verdicts.push({ action: 'fail', fileId, job, outcome: 'max_retries', message: spentMessage(job.retries, opts.maxRetries) });
       continue;
     }
     const found = lookup(job);

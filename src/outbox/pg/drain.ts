@@ -45,12 +45,13 @@ import { locksDir } from '../store.js';
 import { HistoryBatch } from '../history-batch.js';
 import { type Job, InvalidJob, parseJob } from '../job.js';
 import { retryPolicy, retryRequest } from '../retry.js';
+import { spentMessage } from '../select.js';
 import { type DrainSummary, Tally } from '../summary.js';
 import type { OutboxChoice } from './choice.js';
 import { isUnreachable, loadGraphile, outboxError, pool, unreachable } from './connect.js';
 import { absorbFileJobs } from './migrate.js';
 import { GroupCommit } from './group-commit.js';
-import { type FinishedRun, PORTABLE_TASK, addJob, ensureSchema, fileFinished, hostTask, listFinished, listPending, quietLogger, taskOf, tryPendingEntry, unlessNoSchema } from './queue.js';
+import { type FinishedRun, addJob, ensureSchema, fileFinished, listFinished, listPending, quietLogger, taskOf, tasksOfHost, tryPendingEntry, unlessNoSchema } from './queue.js';
 import { redact } from './redact.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
@@ -234,7 +235,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }
       if (startsBefore >= policy.maxRetries) {
         await file({ ...job, retries: startsBefore, state: 'failed', error: 'max_retries' }, 'failed');
-        return tally.report({ ...ids, outcome: 'max_retries', error: `started ${startsBefore} times (outbox_max_retries ${policy.maxRetries})` });
+        return tally.report({ ...ids, outcome: 'max_retries', error: spentMessage(startsBefore, policy.maxRetries) });
       }
       // Only a job started before can have a hook that outlived its drainer (kill -9): not twice at once; this start not counted.
       if (startsBefore > 0 && previousRunAlive(configDir, job.job_id)) {
@@ -343,7 +344,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       workers.add(created.id);
       void beat().catch(() => {});
     });
-    const taskList = { [hostTask(choice.hostId)]: handler as never, [PORTABLE_TASK]: handler as never };
+    const taskList = Object.fromEntries(tasksOfHost(choice.hostId).map((task) => [task, handler as never]));
     const common = {
       pgPool: db,
       taskList,
@@ -435,7 +436,7 @@ async function unlockStale(c: PoolClient): Promise<void> {
 async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T>, tally: Tally, limit: number | undefined, hostId: string, maxRetries: number): Promise<DrainSummary> {
   const rows = await guard((c) => unlessNoSchema(listPending(c), () => []));
   const now = Date.now();
-  const ours = new Set([hostTask(hostId), PORTABLE_TASK]);
+  const ours = new Set(tasksOfHost(hostId));
   let wouldRun = 0;
   for (const row of rows) {
     const e = tryPendingEntry(row);
@@ -448,7 +449,7 @@ async function dryRun(guard: <T>(fn: (c: PoolClient) => Promise<T>) => Promise<T
     const ids = { job_id: e.id, hook_id: e.job.hook_id };
     if (row.locked_at) tally.report({ ...ids, outcome: 'claimed' });
     else if (!due) tally.report({ ...ids, outcome: 'not_due', due_at: row.run_at.toISOString() });
-    else if (e.job.retries >= maxRetries) tally.report({ ...ids, outcome: 'max_retries', error: `started ${e.job.retries} times (outbox_max_retries ${maxRetries})` }, true);
+    else if (e.job.retries >= maxRetries) tally.report({ ...ids, outcome: 'max_retries', error: spentMessage(e.job.retries, maxRetries) }, true);
     else tally.report({ ...ids, outcome: ++wouldRun > (limit ?? Number.POSITIVE_INFINITY) ? 'limit' : 'would_run' });
   }
   return tally.summary;

@@ -18,6 +18,8 @@ type Sql = Client | PoolClient;
 
 export const PORTABLE_TASK = 'chrys:portable';
 export const hostTask = (hostId: string): string => `chrys:host:${hostId}`;
+/** The tasks a drainer on `hostId` takes: its own host's jobs and the portable ones. */
+export const tasksOfHost = (hostId: string): string[] => [hostTask(hostId), PORTABLE_TASK];
 export const taskOf = (job: Job, hostId: string): string => (job.portable === true ? PORTABLE_TASK : hostTask(typeof job.origin_host === 'string' ? job.origin_host : hostId));
 
 /** A backstop only: the drain files a job as max_retries itself (outbox_max_retries); this stops a job whose filing keeps failing. */
