@@ -175,10 +175,11 @@ const partsOfCommand = (cmd: Command, spec: ProgramSpec): Parts => {
   return parts;
 };
 
-const canonical = (flag: string, spec: ProgramSpec): string => {
-  if (spec.aliases && Object.hasOwn(spec.aliases, flag)) return spec.aliases[flag]!;
-  return flag.startsWith('--') && flag.length > 2 ? (abbreviated(flag, spec) ?? flag) : flag;
-};
+/** The canonical spelling the program's table gives `flag`, if it names it. */
+const aliasOf = (flag: string, spec: ProgramSpec): string | undefined => (spec.aliases && Object.hasOwn(spec.aliases, flag) ? spec.aliases[flag] : undefined);
+
+const canonical = (flag: string, spec: ProgramSpec): string =>
+  aliasOf(flag, spec) ?? (flag.startsWith('--') && flag.length > 2 ? (abbreviated(flag, spec) ?? flag) : flag);
 
 /**
  * GNU getopt_long (coreutils, tar, wget), git and npm take a long option by
@@ -190,7 +191,7 @@ const canonical = (flag: string, spec: ProgramSpec): string => {
 function abbreviated(prefix: string, spec: ProgramSpec): string | undefined {
   const meant = new Set<string>();
   for (const long of [...Object.keys(spec.aliases ?? {}), ...(spec.values ?? [])]) {
-    if (long.startsWith(prefix) && long.startsWith('--')) meant.add(spec.aliases && Object.hasOwn(spec.aliases, long) ? spec.aliases[long]! : long);
+    if (long.startsWith(prefix) && long.startsWith('--')) meant.add(aliasOf(long, spec) ?? long);
   }
   return meant.size === 1 ? [...meant][0] : undefined;
 }
