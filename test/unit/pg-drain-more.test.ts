@@ -14,27 +14,32 @@ import { liveLogPath } from '../../src/run/live-log.js';
 import { locksDir } from '../../src/outbox/store.js';
 import { db as dbOf, durable, hooksFile, job, drain, ran, HOUR_AGO } from '../helpers/pg-drain.js';
 import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
-import { eventually, hookYaml, sandboxFor } from '../helpers/sandbox.js';
+import { type Sandbox, eventually, hookYaml, sandboxFor } from '../helpers/sandbox.js';
 
 const cluster = useCluster();
 const db = (t: Parameters<typeof dbOf>[1]) => dbOf(cluster, t);
+
+/** A live process group noted as the one a start of `jobId` left running (a sleep, killed when the test ends). */
+async function noteLiveGroup(t: { onTestFinished: (fn: () => void) => void }, s: Sandbox, jobId: string): Promise<void> {
+  const previous: ChildProcess = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+  t.onTestFinished(() => {
+    try {
+      process.kill(-previous.pid!, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  });
+  await new Promise((r) => previous.once('spawn', r));
+  mkdirSync(locksDir(s.configDir), { recursive: true });
+  writeFileSync(join(locksDir(s.configDir), `${jobId}.pgid`), String(previous.pid));
+}
 
 describe.skipIf(!PG_AVAILABLE)('drainPostgres, more', () => {
   it('puts a job back, unstarted, while the hook of its earlier start still runs here', async (t) => {
     const s = sandboxFor(t);
     const d = await db(t);
     s.globalHooks(hooksFile('', durable('deliver', 'echo ran >> ../ran')));
-    const previous: ChildProcess = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
-    t.onTestFinished(() => {
-      try {
-        process.kill(-previous.pid!, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    });
-    await new Promise((r) => previous.once('spawn', r));
-    mkdirSync(locksDir(s.configDir), { recursive: true });
-    writeFileSync(join(locksDir(s.configDir), 'again.pgid'), String(previous.pid));
+    await noteLiveGroup(t, s, 'again');
     await d.add(job(s, 'again', { retries: 1, last_started_at: HOUR_AGO }));
     const before = Date.now();
     const out = await drain(s, d);
@@ -68,17 +73,7 @@ describe.skipIf(!PG_AVAILABLE)('drainPostgres, more', () => {
     const s = sandboxFor(t);
     const d = await db(t);
     s.globalHooks(hooksFile('', durable('deliver', 'echo ran >> ../ran')));
-    const previous: ChildProcess = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
-    t.onTestFinished(() => {
-      try {
-        process.kill(-previous.pid!, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    });
-    await new Promise((r) => previous.once('spawn', r));
-    mkdirSync(locksDir(s.configDir), { recursive: true });
-    writeFileSync(join(locksDir(s.configDir), 'fresh.pgid'), String(previous.pid));
+    await noteLiveGroup(t, s, 'fresh');
     await d.add(job(s, 'fresh'));
     const out = await drain(s, d);
     expect(out.jobs).toMatchObject([{ job_id: 'fresh', outcome: 'done' }]);
