@@ -13,6 +13,7 @@ const OWN_PROCESS = [
   'test/unit/regular-file.test.ts',
   'test/unit/live.test.ts',
   'test/unit/spawn.test.ts',
+  'test/unit/spawn-helper.test.ts',
   'test/unit/withheld-env.test.ts',
   'test/unit/process-group.test.ts',
   'test/unit/run-job.test.ts',

@@ -1,6 +1,7 @@
 // `chrys-hooks drain-outbox`: run due durable jobs, once or (--watch) as a
 // long-running scheduler; also requeue failed jobs and prune old done ones.
 
+import { useSpawnHelper } from '../run/spawn-helper.js';
 import { ChrysError, EXIT } from '../core/errors.js';
 import type { Warning } from '../core/diagnostics.js';
 import { drainOutbox } from '../outbox/drain.js';
@@ -48,6 +49,7 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
       }
     : undefined;
   stopOnTermination();
+  if (!opts.dryRun) useSpawnHelper();
   const summary = await drainOutbox({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}), ...(progress ? { onProgress: progress } : {}) });
   if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
   return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
@@ -107,6 +109,7 @@ async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGloba
     const { PostgresOutbox } = await import('../outbox/pg/backend.js');
     return prunedResult(pruneDays, await new PostgresOutbox(choice).pruneDone(pruneDays), Boolean(opts.json));
   }
+  if (!opts.dryRun) useSpawnHelper();
   if (!opts.watch) {
     stopOnTermination();
     const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}) }, choice);
@@ -153,6 +156,7 @@ async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limi
     const at = new Date().toISOString();
     process.stderr.write(json ? `${JSON.stringify({ at, ...fields })}\n` : `${at} ${text}\n`);
   };
+  useSpawnHelper();
   const seenUntrusted = new Set<string>();
   const seenWarnings = new Set<string>();
   const { Watcher } = await import('../outbox/watch.js');

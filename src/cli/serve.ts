@@ -10,6 +10,7 @@ import { MAX_ENVELOPE_BYTES } from '../core/envelope.js';
 import { failClosedFrom } from '../core/fail-closed.js';
 import { answerRequest, tooLargeAnswer } from '../engine/serve-request.js';
 import type { CliGlobals } from './globals.js';
+import { useSpawnHelper } from '../run/spawn-helper.js';
 import { type Line, LineSplitter } from './lines.js';
 import type { CommandResult } from './output.js';
 
@@ -23,6 +24,7 @@ export async function runServe(_args: string[], opts: Record<string, unknown>, g
   const fireOpts = { ...(configDir ? { configDir } : {}), ...(cwd ? { cwd } : {}), ...(projectHooks !== undefined ? { projectHooks } : {}), ...(failClosed ? { failClosed } : {}) };
   // A closed stdout ends a server quietly (exit 0): drop the one-shot commands' guard, which exits 74.
   process.stdout.removeAllListeners('error');
+  useSpawnHelper();
   await serveLines(process.stdin, process.stdout, (line) => ('text' in line ? answerRequest(line.text, fireOpts) : Promise.resolve(tooLargeAnswer(line.tooLarge, MAX_ENVELOPE_BYTES))));
   return { exitCode: EXIT.ok };
 }

@@ -19,6 +19,7 @@ import { type Invocation, hookProcessEnv } from './invocation.js';
 import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
 import { verifiedArgv } from './verified-script.js';
+import { type HelperStdin, type HookProcess, HelperChild, type SpawnHelper, spawnHelper } from './spawn-helper.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
@@ -76,7 +77,7 @@ export function promptBody(text: string): string {
  * (one pipe fewer to set up per hook, and the bytes are the file's), or, for
  * a foreign hook, its agent's JSON through a pipe.
  */
-type Stdin = { fd: number } | { text: string };
+type Stdin = HelperStdin;
 
 interface Prepared {
   argv: string[];
@@ -118,7 +119,9 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     if (typeof prepared === 'string') return notStarted(prepared);
     const { argv, resultFile } = prepared;
     const timeoutMs = timeoutOf(hook);
-    const ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts);
+    let ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts, spawnHelper());
+    // The helper died under the run, and its group was killed: run it again the plain way, for the plain way's verdict.
+    if (ended.lost) ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts, undefined);
     const ran = ended.launchError === undefined;
     const cancelled = ran && (opts.cancelled?.() ?? false);
     const outcome: ProcessOutcome = {
@@ -187,7 +190,7 @@ function prepare(hook: Hook, invocation: Extract<Invocation, { ok: true }>, payl
   return {
     argv,
     env: hookProcessEnv(files.files, invocation.env),
-    stdin: payloadFile !== undefined ? { fd: openSync(payloadFile, constants.O_RDONLY | constants.O_NOFOLLOW) } : { text: foreign?.stdin ?? payload },
+    stdin: payloadFile !== undefined ? { path: payloadFile } : { text: foreign?.stdin ?? payload },
     ...(files.resultFile !== undefined ? { resultFile: files.resultFile } : {}),
     // A foreign hook has no result file: its agent's rules read the exit code and stdout instead.
     ...(foreign && hook.run.protocol ? { agentReading: { protocol: hook.run.protocol, agentEvent: foreign.agentEvent, failureBlocks: hook.execution.on_error === 'block' } } : {}),
@@ -313,6 +316,8 @@ function parseResult(text: string): ResultFile {
 }
 
 interface Ended {
+  /** The spawn helper died under the run (spawn-helper.ts). */
+  lost?: boolean;
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
@@ -358,20 +363,19 @@ export function startGroupLeader(argv: readonly string[], cwd: string, env: Node
 type Watchers = Pick<RunOptions, 'onSpawn' | 'onOutput'>;
 
 /**
- * Spawns argv as a process-group leader, feeds stdin, waits, enforces the
- * timeout. Only an 'error' before 'spawn' is a launch error; one after it
- * (a failed kill) is noted and the run waited for as any other.
+ * Spawns argv as a process-group leader (through the spawn helper when this
+ * process has a ready one), feeds stdin, waits, enforces the timeout. Only
+ * an 'error' before 'spawn' is a launch error; one after it (a failed kill)
+ * is noted and the run waited for as any other.
  */
-function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: Stdin, timeoutMs: number | undefined, watch: Watchers): Promise<Ended> {
+function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: Stdin, timeoutMs: number | undefined, watch: Watchers, helper: SpawnHelper | undefined): Promise<Ended> {
   const { onSpawn, onOutput } = watch;
   return new Promise((resolvePromise) => {
     const stdout = new HeadTail(OUTPUT_LIMIT);
     const stderr = new HeadTail(OUTPUT_LIMIT);
-    const started = startGroupLeader(argv, cwd, env, ['fd' in stdin ? stdin.fd : 'pipe', 'pipe', 'pipe']);
-    // The child holds its own copy of the file's descriptor once spawned.
-    if ('fd' in stdin) closeSync(stdin.fd);
+    const started = helper?.start(argv, cwd, env, stdin) ?? startDirectly(argv, cwd, env, stdin);
     if ('launchError' in started) return resolvePromise({ exitCode: null, signal: null, timedOut: false, ...started, stdout, stderr });
-    const child = started as HookChild;
+    const child = started;
     let settled = false;
     let spawned = false;
     let errorAfterSpawn: string | undefined;
@@ -384,14 +388,12 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       settled = true;
       timeout.stop();
       if (child.pid !== undefined) untrackGroup(child.pid);
-      resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), timedOut: timeout.fired(), stdout, stderr });
+      const lost = child instanceof HelperChild && child.lost ? { lost: true } : {};
+      resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), ...lost, timedOut: timeout.fired(), stdout, stderr });
     };
-    child.once('spawn', () => (spawned = true));
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
-      else errorAfterSpawn ??= err.message;
-    });
-    if (child.pid !== undefined) {
+    child.once('spawn', () => {
+      spawned = true;
+      if (child.pid === undefined) return;
       trackGroup(child.pid);
       try {
         onSpawn?.(child.pid);
@@ -399,7 +401,11 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
         // The caller's note of the pid failed; the hook runs on, bounded by its timeout, and its ending is still the verdict.
         errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
       }
-    }
+    });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
+      else errorAfterSpawn ??= err.message;
+    });
     child.stdout.on('data', (c: Buffer) => {
       stdout.push(c);
       onOutput?.('stdout', c);
@@ -414,6 +420,20 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
     }
     onEnd(child, (exit) => finish({ exitCode: exit.code, signal: exit.signal }));
   });
+}
+
+/** Node's own spawn: stdin the payload file (opened here, O_NOFOLLOW) or a pipe for the text. */
+function startDirectly(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin: Stdin): HookProcess | LaunchError {
+  let fd: number | undefined;
+  try {
+    if ('path' in stdin) fd = openSync(stdin.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    return { launchError: `cannot prepare the hook's files: ${(e as Error).message}`, ...(typeof (e as NodeJS.ErrnoException).code === 'string' ? { errorCode: (e as NodeJS.ErrnoException).code! } : {}) };
+  }
+  const started = startGroupLeader(argv, cwd, env, [fd ?? 'pipe', 'pipe', 'pipe']);
+  // The child holds its own copy of the file's descriptor once spawned.
+  if (fd !== undefined) closeSync(fd);
+  return started as (HookChild | LaunchError);
 }
 
 /**
@@ -450,7 +470,7 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null };
  * waits for the pipes too; a forked grandchild may hold them open after the
  * hook itself exited, so after 'exit' the pipes get a moment, then reading stops.
  */
-function onEnd(child: HookChild, done: (exit: Exit) => void): void {
+function onEnd(child: HookProcess, done: (exit: Exit) => void): void {
   let exit: Exit | undefined;
   let drainTimer: NodeJS.Timeout | undefined;
   const settle = (): void => {

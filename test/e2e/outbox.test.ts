@@ -5,24 +5,10 @@ import { dirname, join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { LOCK_STALE_MS } from '../../src/outbox/claim.js';
-import { BIN, type Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, read, sandboxFor, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, isAlive, jobFileIn, jobs, lines, outbox, pendingJob, read, sandboxFor, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
-
-/** Writes a pending job as Chrys would, old enough to be drained. */
-function pendingJob(s: Sandbox, id: string, fields: Record<string, unknown> = {}, raw: (text: string) => string = (t) => t): string {
-  mkdirSync(outbox(s, 'pending'), { recursive: true });
-  const path = join(outbox(s, 'pending'), `${id}.json`);
-  const job = {
-    job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: { event: 'after_tool_call', n: 1, session_id: '' },
-    created_at: HOUR_AGO, hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
-    state: 'pending', retries: 0, last_started_at: null, last_finished_at: null, exit_code: null, error: null, stderr_tail: null,
-    ...fields,
-  };
-  writeFileSync(path, raw(JSON.stringify(job)));
-  return path;
-}
 
 const DELIVER = (shell: string, extra = ''): string =>
   `settings:\n  outbox_retry_age_seconds: 0\nhooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${extra}` })}\n`;

@@ -4,23 +4,13 @@ import { type ResultPromise, execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type TestContext, describe, expect, it } from 'vitest';
-import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, read, isAlive, sandboxFor, useSandbox } from '../helpers/sandbox.js';
+import { BIN, type Sandbox, eventually, hookYaml, jobs, lines, outbox, pendingJob, read, isAlive, sandboxFor, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
-const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
 
 /** A durable hook `deliver` for after_tool_call, with fast retries (a "not yet" is due again in 0.2 s). */
 const DELIVER = (shell: string, settings = '', execution = ''): string =>
   `settings:\n  outbox_retry_age_seconds: 0\n  outbox_retry_delay_seconds: 0.2\n${settings}hooks:\n${hookYaml({ id: 'deliver', event: 'after_tool_call', run: `type: shell\nshell: '${shell}'`, execution: `mode: async\ndelivery: durable${execution}` })}\n`;
-
-function pendingJob(s: Sandbox, id: string, fields: Record<string, unknown> = {}): void {
-  mkdirSync(outbox(s, 'pending'), { recursive: true });
-  writeFileSync(join(outbox(s, 'pending'), `${id}.json`), JSON.stringify({
-    job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: { event: 'after_tool_call', session_id: '' },
-    created_at: HOUR_AGO, hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
-    state: 'pending', retries: 0, last_started_at: null, last_finished_at: null, exit_code: null, error: null, stderr_tail: null, ...fields,
-  }));
-}
 
 async function drain(s: Sandbox, args: string[] = []): Promise<any> {
   const r = await s.run(['drain-outbox', '--json', ...args]);

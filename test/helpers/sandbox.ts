@@ -246,6 +246,20 @@ export const read = (path: string): string | undefined => (existsSync(path) ? re
 export const lines = (path: string): string[] => (read(path) ?? '').split('\n').filter(Boolean);
 /** An outbox folder of the sandbox's config dir. */
 export const outbox = (s: Sandbox, folder: string): string => join(s.configDir, 'hooks', 'outbox', folder);
+
+/** Writes a pending job for the global hook `deliver` as Chrys would, an hour old (due, and never young); `raw` may spoil its text. */
+export function pendingJob(s: Sandbox, id: string, fields: Record<string, unknown> = {}, raw: (text: string) => string = (t) => t): string {
+  mkdirSync(outbox(s, 'pending'), { recursive: true });
+  const path = join(outbox(s, 'pending'), `${id}.json`);
+  const job = {
+    job_id: id, hook_id: 'deliver', event: 'after_tool_call', payload: { event: 'after_tool_call', n: 1, session_id: '' },
+    created_at: new Date(Date.now() - 3600_000).toISOString(), hook_source: 'global', hook_source_path: join(s.configDir, 'hooks', 'hooks.yaml'),
+    state: 'pending', retries: 0, last_started_at: null, last_finished_at: null, exit_code: null, error: null, stderr_tail: null,
+    ...fields,
+  };
+  writeFileSync(path, raw(JSON.stringify(job)));
+  return path;
+}
 /** The job files of an outbox folder, parsed, in file-name order. */
 export const jobs = (s: Sandbox, folder: string): any[] =>
   existsSync(outbox(s, folder)) ? readdirSync(outbox(s, folder)).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(outbox(s, folder), f), 'utf8'))) : [];

@@ -1,0 +1,213 @@
+// The spawn helper's program (spawn-helper.ts starts it with `python3 -I -S -c`).
+// A long-lived Python process is cheap to fork where a Node process is not:
+// Node's spawn forks its whole address space (about 3 ms a job for the
+// drain, measured), posix_spawn from a small process costs a fraction of it.
+//
+// Requests, one JSON object a line on stdin:
+//   {"id": N, "file": PATH, "argv": [...], "cwd": DIR, "env": {...}, "stdin_path": PATH}
+//   ("stdin_text": TEXT instead of stdin_path: written to the hook through a pipe)
+// Replies, frames on stdout: kind (1 byte), id (u32 BE), length (u32 BE), data:
+//   H  ready (id 0)            S  started, data the pid (it leads its own session)
+//   E  not started: the errno name (ENOENT)
+//   O  a stdout chunk          R  a stderr chunk
+//   X  ended: "exit N" or "signal NAME", once the hook exited and its pipes
+//      were read to the end, or 100 ms after it exited (a forked grandchild
+//      may hold them open): what Node's own runner does after 'exit'.
+// The helper ends when stdin closes and nothing it started is left. SIGTERM
+// (the runner's stopEverything) kills the group of every hook it started,
+// reports each as it is reaped, and refuses new requests (E ECANCELED).
+export const SPAWN_HELPER_SCRIPT = String.raw`
+import errno, json, os, selectors, signal, struct, sys, time
+
+GRACE = 0.1
+SIGNALS = {s.value: s.name for s in signal.Signals}
+DEFAULTS = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+sel = selectors.DefaultSelector()
+runs = {}
+lingering = []
+peer_gone = False
+
+def frame(kind, rid, data=b''):
+    global peer_gone
+    if peer_gone:
+        return
+    buf = struct.pack('>cII', kind, rid, len(data)) + data
+    try:
+        while buf:
+            buf = buf[os.write(1, buf):]
+    except OSError:
+        peer_gone = True
+
+class Run:
+    def __init__(self, rid, pid, out, err, stdin, text):
+        self.rid, self.pid, self.status, self.deadline = rid, pid, None, None
+        self.open = {out: b'O', err: b'R'}
+        self.stdin, self.text = stdin, text
+        for fd in self.open:
+            sel.register(fd, selectors.EVENT_READ, (self, 'read'))
+        if stdin is not None:
+            os.set_blocking(stdin, False)
+            sel.register(stdin, selectors.EVENT_WRITE, (self, 'write'))
+
+    def read(self, fd):
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            data = b''
+        if data:
+            frame(self.open[fd], self.rid, data)
+        else:
+            self.close(fd)
+
+    def write(self, fd):
+        try:
+            self.text = self.text[os.write(fd, self.text):]
+        except BlockingIOError:
+            return
+        except OSError:
+            self.text = b''
+        if not self.text:
+            self.close_stdin()
+
+    def close_stdin(self):
+        if self.stdin is not None:
+            sel.unregister(self.stdin)
+            os.close(self.stdin)
+            self.stdin = None
+
+    def close(self, fd):
+        sel.unregister(fd)
+        os.close(fd)
+        del self.open[fd]
+        self.finish_if_read()
+
+    def exited(self, status):
+        self.status = status
+        self.close_stdin()
+        self.deadline = time.monotonic() + GRACE
+        lingering.append(self)
+        self.finish_if_read()
+
+    def finish_if_read(self):
+        if self.status is None or (self.open and time.monotonic() < self.deadline):
+            return
+        for fd in list(self.open):
+            sel.unregister(fd)
+            os.close(fd)
+        self.open = {}
+        if self in lingering:
+            lingering.remove(self)
+        del runs[self.pid]
+        code = os.waitstatus_to_exitcode(self.status)
+        frame(b'X', self.rid, (('exit %d' % code) if code >= 0 else ('signal ' + SIGNALS.get(-code, str(-code)))).encode())
+
+def spawn(file, argv, env, stdin, out, err):
+    actions = [(os.POSIX_SPAWN_DUP2, stdin, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, err, 2)]
+    opts = dict(file_actions=actions, setsid=True, setsigdef=DEFAULTS, setsigmask=[])
+    try:
+        return os.posix_spawn(file, argv, env, **opts)
+    except OSError as e:
+        if e.errno != errno.ENOEXEC:
+            raise
+        # No #! line: run it with /bin/sh, as execvp (and so Node's spawn) does.
+        return os.posix_spawn('/bin/sh', ['/bin/sh', file] + argv[1:], env, **opts)
+
+stopping = False
+
+def stop(*_):
+    global stopping
+    stopping = True
+    for pid in runs:
+        kill_group(pid)
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+def start(req):
+    rid = req['id']
+    if stopping:
+        frame(b'E', rid, b'ECANCELED')
+        return
+    fds = []
+    try:
+        if 'stdin_path' in req:
+            stdin, writer = os.open(req['stdin_path'], os.O_RDONLY | os.O_NOFOLLOW), None
+            fds.append(stdin)
+        else:
+            stdin, writer = os.pipe()
+            fds += [stdin, writer]
+        r_out, w_out = os.pipe()
+        r_err, w_err = os.pipe()
+        fds += [r_out, w_out, r_err, w_err]
+        os.chdir(req['cwd'])
+        try:
+            pid = spawn(req['file'], req['argv'], req['env'], stdin, w_out, w_err)
+        finally:
+            os.chdir('/')
+    except OSError as e:
+        for fd in fds:
+            os.close(fd)
+        frame(b'E', rid, errno.errorcode.get(e.errno, 'EIO').encode())
+        return
+    except (ValueError, TypeError, KeyError):
+        for fd in fds:
+            os.close(fd)
+        frame(b'E', rid, b'EINVAL')
+        return
+    for fd in (stdin, w_out, w_err):
+        os.close(fd)
+    frame(b'S', rid, str(pid).encode())
+    runs[pid] = Run(rid, pid, r_out, r_err, writer, req.get('stdin_text', '').encode() if writer is not None else b'')
+    if stopping:
+        # SIGTERM came while this one was being started, before it was in runs.
+        kill_group(pid)
+    reap()
+
+def reap():
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid in runs:
+            runs[pid].exited(status)
+
+pending = b''
+requests_open = True
+def requests(fd):
+    global pending, requests_open
+    data = os.read(fd, 65536)
+    if not data:
+        requests_open = False
+        sel.unregister(fd)
+        return
+    pending += data
+    *lines, pending = pending.split(b'\n')
+    for line in lines:
+        start(json.loads(line))
+
+wake_r, wake_w = os.pipe()
+os.set_blocking(wake_w, False)
+signal.set_wakeup_fd(wake_w)
+signal.signal(signal.SIGCHLD, lambda *_: None)
+signal.signal(signal.SIGTERM, stop)
+sel.register(0, selectors.EVENT_READ, (None, requests))
+sel.register(wake_r, selectors.EVENT_READ, (None, lambda fd: os.read(fd, 4096)))
+frame(b'H', 0)
+while requests_open or runs:
+    timeout = max(0, min(r.deadline for r in lingering) - time.monotonic()) if lingering else None
+    for key, _ in sel.select(timeout):
+        run, act = key.data
+        if run is None:
+            act(key.fd)
+        elif key.fd in run.open or key.fd == run.stdin:
+            getattr(run, act)(key.fd)
+    reap()
+    for run in list(lingering):
+        run.finish_if_read()
+`;

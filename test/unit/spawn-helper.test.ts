@@ -1,0 +1,148 @@
+// The spawn helper (src/run/spawn-helper.ts) on real Python and bash
+// processes. The runner's whole suite (spawn.test.ts) runs again below with
+// the helper taking every hook it can, so each way of ending a run is
+// recorded the same whichever way the hook was started; the tests here pin
+// what only the helper does: the hooks are its children, each leads its own
+// session with Node's signal state, and its death or absence changes no verdict.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Hook, Run } from '../../src/core/config.js';
+import type { HookContext } from '../../src/core/hook-template.js';
+import { resolveInvocation } from '../../src/run/invocation.js';
+import { stopEverything } from '../../src/run/live.js';
+import { TempFiles } from '../../src/run/runtime.js';
+import { SpawnHelper, endSpawnHelper, spawnHelper, startSpawnHelper, useSpawnHelper } from '../../src/run/spawn-helper.js';
+import { runHook } from '../../src/run/spawn.js';
+import { testHook } from '../helpers/hook.js';
+import { eventually, isAlive } from '../helpers/sandbox.js';
+
+let helper: SpawnHelper;
+beforeAll(async () => {
+  helper = startSpawnHelper();
+  expect(await helper.ready).toBe(true);
+});
+afterAll(() => endSpawnHelper());
+// A test that stops everything (stopEverything) or kills the helper leaves it unusable: a new one for the next.
+afterEach(async () => {
+  if (helper.usable) return;
+  endSpawnHelper();
+  helper = startSpawnHelper();
+  expect(await helper.ready).toBe(true);
+});
+
+function setup(argv: string[], run: Partial<Run> = {}): { hook: Hook; ctx: HookContext; temp: TempFiles; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-'));
+  const workspace = join(dir, 'ws');
+  mkdirSync(workspace);
+  const ctx: HookContext = { configDir: join(dir, 'config'), workspace, sessionId: 's1', profile: 'Code' };
+  const hook = testHook({ file: join(dir, 'hooks.yaml'), run: { type: 'command', argv, args: [], env: {}, cwd: '', ...run } as Run });
+  return { hook, ctx, temp: new TempFiles(ctx.configDir), dir };
+}
+
+async function bash(script: string): Promise<Awaited<ReturnType<typeof runHook>> & { dir: string }> {
+  const s = setup(['bash', '-c', script]);
+  return { ...(await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{"event":"before_tool_call"}', s.temp, {})), dir: s.dir };
+}
+
+describe('hooks started by the helper', () => {
+  it('are its children, found on the hook\'s PATH like Node finds them', async () => {
+    const record = await bash('echo $PPID');
+    expect(record.status).toBe('ok');
+    expect(Number(record.stdout.trim())).toBe(helper.pid);
+  });
+
+  it('each lead a session of their own, so a kill reaches everything they fork', async () => {
+    const record = await bash('echo $$; ps -o sid= -p $$');
+    const [pid, sid] = record.stdout.trim().split('\n').map((l) => Number(l.trim()));
+    expect(sid).toBe(pid);
+  });
+
+  it('start with the signal dispositions and mask a hook Node spawned starts with (Python ignores SIGPIPE; its hooks must not)', async () => {
+    const probe = "grep -E '^Sig(Ign|Blk)' /proc/self/status";
+    const masks = (text: string): bigint[] => text.trim().split('\n').map((l) => BigInt(`0x${l.split('\t')[1]}`));
+    const direct = masks(execFileSync('bash', ['-c', probe], { encoding: 'utf8' }));
+    const viaHelper = masks((await bash(probe)).stdout);
+    // glibc's posix_spawn leaves its own two signals (32, 33: thread cancellation, setxid) ignored, and sets
+    // their handlers again when a program first needs them; no one else may send them.
+    const GLIBC_INTERNAL = (1n << 31n) | (1n << 32n);
+    expect(viaHelper.map((m) => m & ~GLIBC_INTERNAL)).toEqual(direct);
+  });
+
+  it('run a script without a #! line with /bin/sh, as Node does', async () => {
+    const s = setup(['./plain-script']);
+    execFileSync('bash', ['-c', `printf 'echo from-sh "$@"\\n' > ${s.ctx.workspace}/plain-script; chmod +x ${s.ctx.workspace}/plain-script`]);
+    const record = await runHook(s.hook, s.ctx, resolveInvocation({ ...s.hook, run: { ...s.hook.run, argv: [join(s.ctx.workspace, 'plain-script'), 'a b'] } as Run }, s.ctx), '{}', s.temp, {});
+    expect(record.stdout).toBe('from-sh a b\n');
+  });
+
+  it('get the environment and stdin text given, exactly', async () => {
+    const s = setup(['bash', '-c', 'printf "%s|" "$ONE" "$TWO"; cat'], { env: { ONE: 'é ü', TWO: 'a=b' } });
+    const foreign = { ...s.hook, run: { ...s.hook.run, protocol: 'claude' } } as Hook;
+    const record = await runHook(foreign, s.ctx, resolveInvocation(foreign, s.ctx), '{"event":"before_tool_call","tool":{"name":"Bash","args":{"command":"ls"}}}', s.temp, {});
+    expect(record.stdout).toMatch(/^é ü\|a=b\|\{.*"hook_event_name":"PreToolUse".*\}$/);
+  });
+});
+
+describe('which process has a helper', () => {
+  it('one that asked for it, from its eighth hook on (a few hooks are cheaper without Python)', () => {
+    endSpawnHelper();
+    expect(spawnHelper()).toBeUndefined();
+    useSpawnHelper();
+    const seen = Array.from({ length: 8 }, () => spawnHelper());
+    expect(seen.slice(0, 7)).toEqual(Array(7).fill(undefined));
+    expect(seen[7]).toBeInstanceOf(SpawnHelper);
+    expect(spawnHelper()).toBe(seen[7]);
+    helper = seen[7]!;
+  });
+});
+
+describe('when the helper cannot help', () => {
+  it('a helper whose Python is missing or exits at once is never ready, and hooks start directly', async () => {
+    for (const python of ['/nonexistent/python3', '/bin/false']) {
+      const broken = new SpawnHelper(python);
+      expect(await broken.ready).toBe(false);
+      expect(broken.usable).toBe(false);
+      expect(broken.start(['/bin/true'], '/', {}, { text: '' })).toBeUndefined();
+    }
+  });
+
+  it('a request only Node can start as it must is left to Node: a bare name on a relative PATH, a NUL or lone surrogate', () => {
+    expect(helper.start(['true'], '/', { PATH: 'bin:/usr/bin' }, { text: '' })).toBeUndefined();
+    expect(helper.start(['/bin/echo', 'a\0b'], '/', {}, { text: '' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { X: '\uD800' }, { text: '' })).toBeUndefined();
+  });
+
+  it('a helper killed under a running hook: the hook\'s group is killed, the hook runs again directly, the verdict is the plain one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-death-'));
+    const marker = join(dir, 'first-pid');
+    const running = bash(`if [ -e ${marker} ]; then echo second run, parent $PPID; exit 0; fi; echo $$ > ${marker}; exec sleep 30`);
+    await eventually(() => existsSync(marker) && readFileSync(marker, 'utf8').endsWith('\n'));
+    const firstPid = Number(readFileSync(marker, 'utf8'));
+    process.kill(helper.pid!, 'SIGKILL');
+    const record = await running;
+    expect(record.status).toBe('ok');
+    expect(record.stdout).toBe(`second run, parent ${process.pid}\n`);
+    expect(isAlive(firstPid)).toBe(false);
+    expect(helper.usable).toBe(false);
+    expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
+  });
+
+  it('stopEverything while a hook is being started kills it too, though its start was not reported yet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-stop-'));
+    const marker = join(dir, 'pid');
+    const running = bash(`echo $$ > ${marker}.tmp; mv ${marker}.tmp ${marker}; exec sleep 30`);
+    // The event loop held until the hook runs: Node cannot have read the helper's report of its start.
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(marker) && Date.now() < deadline);
+    stopEverything();
+    const record = await running;
+    expect(record).toMatchObject({ status: 'failed', signal: 'SIGKILL' });
+    expect(isAlive(Number(readFileSync(marker, 'utf8')))).toBe(false);
+  });
+});
+
+// The runner's own suite, again, through the helper.
+await import('./spawn.test.js');
