@@ -42,7 +42,7 @@ class Run:
     def __init__(self, rid, pid, out, err, stdin, text):
         self.rid, self.pid, self.status, self.deadline = rid, pid, None, None
         self.open = {out: b'O', err: b'R'}
-        self.stdin, self.text = stdin, text
+        self.stdin, self.text = stdin, memoryview(text)
         for fd in self.open:
             sel.register(fd, selectors.EVENT_READ, (self, 'read'))
         if stdin is not None:
@@ -177,18 +177,22 @@ def reap():
         if pid in runs:
             runs[pid].exited(status)
 
-pending = b''
+pending = bytearray()
 requests_open = True
 def requests(fd):
-    global pending, requests_open
+    global requests_open
     data = os.read(fd, 65536)
     if not data:
         requests_open = False
         sel.unregister(fd)
         return
-    pending += data
-    *lines, pending = pending.split(b'\n')
-    for line in lines:
+    pending.extend(data)
+    while True:
+        end = pending.find(b'\n')
+        if end < 0:
+            return
+        line = bytes(pending[:end])
+        del pending[:end + 1]
         start(json.loads(line))
 
 wake_r, wake_w = os.pipe()

@@ -61,6 +61,9 @@ class HelperOutput extends EventEmitter implements OutputStream {
   }
 }
 
+// A foreign hook's stdin crosses the helper inside its request line; a big one is cheaper through Node's own pipe.
+const MAX_STDIN_TEXT = 256 * 1024;
+
 const READY = 0x48; // H
 const STARTED = 0x53; // S
 const NOT_STARTED = 0x45; // E
@@ -128,12 +131,13 @@ export class SpawnHelper {
   /**
    * Starts argv through the helper; undefined when it cannot take this one
    * (not ready, dead, or a request only Node's spawn treats as it must: a
-   * program looked up on PATH, a NUL or a lone surrogate in argv or env).
+   * program looked up on a PATH with relative entries, a NUL or a lone
+   * surrogate in argv or env; or over 256 KiB of stdin text).
    */
   start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdin: HelperStdin): HelperChild | undefined {
     if (!this.usable) return undefined;
     const file = programFile(argv[0], env.PATH);
-    if (file === undefined || !plain([...argv, cwd, ...Object.keys(env), ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
+    if (file === undefined || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || !plain([...argv, cwd, ...Object.keys(env), ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
     const id = this.nextId++;
     const child = new HelperChild(file);
     this.runs.set(id, child);
@@ -199,9 +203,16 @@ export class SpawnHelper {
     const runs = [...this.runs.values()];
     this.runs.clear();
     for (const child of runs) {
-      // Stopped on purpose, its runs are over; otherwise they are run again the plain way.
-      child.lost = !this.stopped;
-      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      if (child.pid === undefined) {
+        // It may have started, unseen: like a drain killed between its spawn and its note of the pid, the
+        // run ends as killed from outside (a job stays pending, its start counted), never started again here.
+        child.emit('spawn');
+        child.emit('error', new Error('the spawn helper died before it reported whether the hook started'));
+      } else {
+        killGroup(child.pid, 'SIGKILL');
+        // Stopped on purpose, its runs are over; otherwise each is run again the plain way, its group dead.
+        child.lost = !this.stopped;
+      }
       child.emit('exit', null, 'SIGKILL');
       child.emit('close', null, 'SIGKILL');
     }

@@ -5,7 +5,7 @@
 // what only the helper does: the hooks are its children, each leads its own
 // session with Node's signal state, and its death or absence changes no verdict.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -71,11 +71,38 @@ describe('hooks started by the helper', () => {
     expect(viaHelper.map((m) => m & ~GLIBC_INTERNAL)).toEqual(direct);
   });
 
-  it('run a script without a #! line with /bin/sh, as Node does', async () => {
-    const s = setup(['./plain-script']);
-    execFileSync('bash', ['-c', `printf 'echo from-sh "$@"\\n' > ${s.ctx.workspace}/plain-script; chmod +x ${s.ctx.workspace}/plain-script`]);
-    const record = await runHook(s.hook, s.ctx, resolveInvocation({ ...s.hook, run: { ...s.hook.run, argv: [join(s.ctx.workspace, 'plain-script'), 'a b'] } as Run }, s.ctx), '{}', s.temp, {});
-    expect(record.stdout).toBe('from-sh a b\n');
+  it('run a script without a #! line with /bin/sh, and a relative argv[0] from the hook\'s cwd, as Node does', async () => {
+    const s = setup(['./plain-script', 'a b']);
+    writeFileSync(join(s.ctx.workspace, 'plain-script'), 'echo from-sh "$@" $PPID\n', { mode: 0o755 });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect(record.stdout).toBe(`from-sh a b ${helper.pid}\n`);
+  });
+
+  it('the helper leads a session of its own: a terminal\'s ^C, sent to our group, never reaches it', () => {
+    const sid = (pid: number): number => Number(execFileSync('ps', ['-o', 'sid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+    expect(sid(helper.pid!)).toBe(helper.pid);
+    expect(sid(helper.pid!)).not.toBe(sid(process.pid));
+  });
+
+  it('a hook that cannot start (its cwd gone) is a launch error, and the helper goes on starting the next', async () => {
+    const s = setup(['/bin/true']);
+    const started = helper.start(['/bin/true'], join(s.dir, 'gone'), {}, { text: '' })!;
+    const error = await new Promise<NodeJS.ErrnoException>((resolve) => started.on('error', resolve));
+    expect(error.code).toBe('ENOENT');
+    expect(helper.usable).toBe(true);
+    expect((await bash('echo $PPID')).stdout).toBe(`${helper.pid}\n`);
+  });
+
+  it('stdin text reaches the hook whole: 200 KiB through the helper, 32 MiB through Node\'s own pipe', async () => {
+    for (const [size, parent] of [[200 * 1024, helper.pid], [32 * 1024 * 1024, process.pid]] as const) {
+      const s = setup(['bash', '-c', 'echo $(wc -c) $PPID'], {});
+      const foreign = { ...s.hook, run: { ...s.hook.run, protocol: 'claude' } } as Hook;
+      const payload = JSON.stringify({ event: 'before_tool_call', tool: { name: 'Bash', args: { command: 'x'.repeat(size) } } });
+      const record = await runHook(foreign, s.ctx, resolveInvocation(foreign, s.ctx), payload, s.temp, {});
+      const [bytes, ppid] = record.stdout.trim().split(' ').map(Number);
+      expect(bytes).toBeGreaterThan(size);
+      expect(ppid).toBe(parent);
+    }
   });
 
   it('get the environment and stdin text given, exactly', async () => {
