@@ -53,7 +53,8 @@ async function backendOf(configDir: string): Promise<OutboxBackend> {
   const choice = await outboxChoice(configDir);
   if (choice.backend === 'files') return new FileOutbox(configDir);
   const { PostgresOutbox } = await import('../outbox/pg/backend.js');
-  return new PostgresOutbox(choice);
+  const { WithFallenBack } = await import('../outbox/fallen-back.js');
+  return new WithFallenBack(new PostgresOutbox(choice), new FileOutbox(configDir));
 }
 
 function stateOption(opts: Record<string, unknown>): JobState | undefined {
@@ -69,14 +70,15 @@ async function list(backend: OutboxBackend, state: JobState | undefined, json: b
   if (json) return { stdout: JSON.stringify({ jobs: rows }, null, 2), exitCode: EXIT.ok };
   if (rows.length === 0) return { stdout: state ? `no ${state} jobs` : 'the outbox is empty', exitCode: EXIT.ok };
   const due = (r: (typeof rows)[number]): string => (r.due_at === null ? '-' : `${relative(Date.parse(r.due_at), now)} (${r.due_at})`);
-  return {
-    stdout: table([
-      ['job', 'state', 'hook', 'event', 'session', 'due', 'attempts', 'last error'],
-      ...rows.map((r) => [printable(r.job_id), r.state, printable(r.hook_id), printable(r.event), printable(r.session_id || '-'), due(r), String(r.attempts), printable(r.last_error ?? '-')]),
-    ]).join('\n'),
-    exitCode: EXIT.ok,
-  };
+  const lines = table([
+    ['job', 'state', 'hook', 'event', 'session', 'due', 'attempts', 'last error'],
+    ...rows.map((r) => [printable(r.job_id), `${r.state}${r.fallen_back ? '*' : ''}`, printable(r.hook_id), printable(r.event), printable(r.session_id || '-'), due(r), String(r.attempts), printable(r.last_error ?? '-')]),
+  ]);
+  if (rows.some((r) => r.fallen_back)) lines.push('', FALLEN_BACK_NOTE);
+  return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }
+
+const FALLEN_BACK_NOTE = '* in this machine\'s file outbox (fire wrote it there while PostgreSQL was unreachable, or outbox migrate --to files moved it): the next drain-outbox moves it into the database';
 
 async function show(e: OutboxEntry, json: boolean, globals: CliGlobals): Promise<CommandResult> {
   const { outbox_retry_age_seconds: age } = await drainSettingsOf(globals);
@@ -91,7 +93,7 @@ async function show(e: OutboxEntry, json: boolean, globals: CliGlobals): Promise
   }
   const lines = [
     `job       ${printable(row.job_id)}`,
-    `state     ${row.state}`,
+    `state     ${row.state}${row.fallen_back ? '*' : ''}`,
     `hook      ${printable(row.hook_id)} (${printable(String(e.job.hook_source ?? '-'))}${typeof e.job.hook_source_path === 'string' ? ` ${printable(e.job.hook_source_path)}` : ''})`,
     `event     ${printable(row.event)}`,
     `session   ${printable(row.session_id || '-')}`,
@@ -106,6 +108,7 @@ async function show(e: OutboxEntry, json: boolean, globals: CliGlobals): Promise
   const where = log?.copyFrom !== undefined ? ` (no such file here: the copy filed with the job by host ${printable(log.copyFrom)})` : tail === undefined ? ' (gone)' : '';
   lines.push('', row.log_path ? `log ${printable(row.log_path)}${where}` : 'log: none yet (the job has not finished a run)');
   if (tail !== undefined) lines.push(...tail.split('\n').map((l) => `  | ${printable(l)}`));
+  if (row.fallen_back) lines.push('', FALLEN_BACK_NOTE);
   return { stdout: lines.join('\n'), exitCode: EXIT.ok };
 }
 

@@ -14,6 +14,8 @@ export interface OutboxEntry {
   id: string;
   folder: Folder;
   job: Job;
+  /** With the PostgreSQL outbox: a pending job of this machine's file outbox, which the next drain moves into the database. */
+  fallenBack?: boolean;
 }
 
 /** A pending job a hook said "not yet" to is deferred; the rest of pending/ is pending. */
@@ -51,6 +53,8 @@ export interface JobRow {
   attempts: number;
   last_error: string | null;
   log_path: string | null;
+  /** The job waits in this machine's file outbox for the next drain to move it into PostgreSQL (outbox_fallback, a migrate). */
+  fallen_back: boolean;
 }
 
 export function jobRow(e: OutboxEntry, retryAgeSeconds: number, now: number): JobRow {
@@ -67,6 +71,7 @@ export function jobRow(e: OutboxEntry, retryAgeSeconds: number, now: number): Jo
     attempts: job.retries,
     last_error: typeof job.error === 'string' ? job.error : null,
     log_path: typeof job.log_path === 'string' ? job.log_path : null,
+    fallen_back: e.fallenBack === true,
   };
 }
 

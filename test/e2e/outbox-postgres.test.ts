@@ -215,9 +215,31 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(down.exitCode).toBe(69);
     expect(down.stderr).toContain('cannot use the PostgreSQL outbox at postgres://chrys:***@127.0.0.1:1/chrys');
     expect(down.stderr + down.stdout).not.toContain(url.password);
+    // Seen where it waits before the drain moves it in: outbox list and show against the database.
+    const [waiting] = await listed(s, env);
+    expect(waiting).toMatchObject({ hook_id: 'follow-up', state: 'pending', fallen_back: true });
+    expect(fileJobs(s)).toEqual([`${waiting.job_id}.json`]);
+    const text = await s.run(['outbox', 'list'], { env });
+    expect(text.stdout).toMatch(/ pending\* /);
+    expect(text.stdout).toContain('while PostgreSQL was unreachable');
+    expect(await cli(s, env, ['outbox', 'show', waiting.job_id, '--json'])).toMatchObject({ job_id: waiting.job_id, fallen_back: true });
     const summary = await drainUntilFiled(s, env);
     expect(summary.done).toBe(1);
     expect(runs(s)).toBe(1);
+    expect((await listed(s, env)).map((j) => [j.job_id, j.state, j.fallen_back])).toEqual([[waiting.job_id, 'done', false]]);
+  });
+
+  it('a fallen-back job can be dropped or retried where it waits, in the file outbox', async () => {
+    const s = sandbox();
+    const env = setup(s, 'postgres');
+    const url = new URL(env.CHRYS_TEST_OUTBOX_URL!);
+    const dead = { CHRYS_TEST_OUTBOX_URL: `postgres://chrys:${url.password}@127.0.0.1:1/chrys` };
+    await fire(s, dead);
+    const [waiting] = await listed(s, env);
+    expect(await cli(s, env, ['outbox', 'retry', waiting.job_id, '--json'])).toMatchObject({ changes: [{ job_id: waiting.job_id, outcome: 'requeued', from: 'pending' }] });
+    expect(await cli(s, env, ['outbox', 'drop', waiting.job_id, '--json'])).toMatchObject({ changes: [{ job_id: waiting.job_id, outcome: 'dropped' }] });
+    expect(fileJobs(s)).toEqual([]);
+    expect(await listed(s, env)).toEqual([]);
   });
 
   it('a wrong password and a missing database are outbox_unreachable (69), the password redacted; a bad URL is outbox_config_invalid (78)', async () => {
@@ -447,7 +469,8 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     const ids = (await listed(s, env, 'pending')).map((j) => j.job_id).sort();
     expect(ids).toHaveLength(3);
     expect(await cli(s, env, ['outbox', 'migrate', '--to', 'files', '--json'])).toEqual({ to: 'files', moved: 3, left_running: 0 });
-    expect(await listed(s, env)).toEqual([]);
+    // Still listed against the database: in the file outbox, which a drain against PostgreSQL would move back in.
+    expect((await listed(s, env)).map((j) => [j.job_id, j.fallen_back]).sort()).toEqual(ids.map((id) => [id, true]));
     expect(fileJobs(s)).toEqual(ids.map((id) => `${id}.json`));
     expect(await cli(s, env, ['outbox', 'migrate', '--to', 'postgres', '--json'])).toEqual({ to: 'postgres', moved: 3, left_running: 0 });
     expect(fileJobs(s)).toEqual([]);

@@ -91,7 +91,7 @@ describe('jobRow', () => {
     const e = entry('pending', { event: 'after_tool_call', retries: 2, last_started_at: iso(NOW - 10_000), error: 'exit_1', log_path: '/logs/x.log' });
     expect(jobRow(e, 60, NOW)).toEqual({
       job_id: 'file-1', hook_id: 'deliver', event: 'after_tool_call', session_id: 'sess-1', state: 'pending',
-      due_at: iso(NOW + 50_000), due_in_seconds: 50, attempts: 2, last_error: 'exit_1', log_path: '/logs/x.log',
+      due_at: iso(NOW + 50_000), due_in_seconds: 50, attempts: 2, last_error: 'exit_1', log_path: '/logs/x.log', fallen_back: false,
     });
   });
 
@@ -105,8 +105,12 @@ describe('jobRow', () => {
     const e = entry('done', { event: 7, payload: {}, error: 42, log_path: 3 });
     expect(jobRow(e, 60, NOW)).toEqual({
       job_id: 'file-1', hook_id: 'deliver', event: '', session_id: '', state: 'done',
-      due_at: null, due_in_seconds: null, attempts: 0, last_error: null, log_path: null,
+      due_at: null, due_in_seconds: null, attempts: 0, last_error: null, log_path: null, fallen_back: false,
     });
+  });
+
+  it('says when a job waits in the file outbox for a drain to move it into PostgreSQL', () => {
+    expect(jobRow({ ...entry('pending'), fallenBack: true }, 60, NOW).fallen_back).toBe(true);
   });
 
   it('says deferred for a deferred job', () => {
