@@ -86,9 +86,9 @@ function configDir(name, run, backend = 'postgres') {
   if (backend === 'postgres') writeFileSync(join(dir, 'settings.yaml'), `outbox:\n  backend: postgres\n  url_env: BENCH_OUTBOX_URL\n  host_id: ${HOST}\n`);
   const url = cluster.newDatabase();
   const env = { ...process.env, BENCH_OUTBOX_URL: url };
-  // The schema, made as any command makes it.
-  const r = spawnSync(process.execPath, [BIN, 'outbox', 'list', '--config-dir', dir, '--cwd', work], { env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`outbox list: ${r.stderr}`);
+  // The schema, made by a drain of the empty outbox (outbox list and --dry-run only look).
+  const r = spawnSync(process.execPath, [BIN, 'drain-outbox', '--config-dir', dir, '--cwd', work], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`drain-outbox: ${r.stderr}`);
   const job = (i) => ({
     job_id: `job-${String(i).padStart(6, '0')}`, hook_id: 'h0', event: 'after_turn', payload: { event: 'after_turn', cwd: work, n: i },
     created_at: new Date().toISOString(), hook_source: 'global', hook_source_path: hooksFile, state: 'pending', retries: 0,

@@ -44,7 +44,8 @@ try {
   writeFileSync(hooksFile, `settings:\n  max_parallel_hooks: 4\n  outbox_retry_age_seconds: 0\n  outbox_max_retries: 10\nhooks:\n  - id: h0\n    event: after_turn\n    run: { type: shell, shell: '${shell}' }\n    execution: { mode: async, delivery: durable }\n`);
   writeFileSync(join(dir, 'settings.yaml'), 'outbox:\n  backend: postgres\n  url_env: STRESS_URL\n  host_id: stress\n');
   const env = { ...process.env, STRESS_URL: cluster.url };
-  const r = spawnSync(process.execPath, [BIN, 'outbox', 'list', '--config-dir', dir], { env, encoding: 'utf8' });
+  // The schema, made by a drain of the empty outbox (outbox list and --dry-run only look).
+  const r = spawnSync(process.execPath, [BIN, 'drain-outbox', '--config-dir', dir], { env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
   const client = new pg.Client({ connectionString: cluster.url });
   await client.connect();

@@ -132,12 +132,15 @@ export class SpawnHelper {
    * Starts argv through the helper; undefined when it cannot take this one
    * (not ready, dead, or a request only Node's spawn treats as it must: a
    * program looked up on a PATH with relative entries, a NUL or a lone
-   * surrogate in argv or env; or over 256 KiB of stdin text).
+   * surrogate in argv or env, a variable name that is empty or holds `=`
+   * (Python refuses it, Node passes it on); or over 256 KiB of stdin text).
    */
   start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdin: HelperStdin): HelperChild | undefined {
     if (!this.usable) return undefined;
     const file = programFile(argv[0], env.PATH);
-    if (file === undefined || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || !plain([...argv, cwd, ...Object.keys(env), ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
+    const names = Object.keys(env);
+    if (file === undefined || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || names.some((n) => n === '' || n.includes('='))) return undefined;
+    if (!plain([...argv, cwd, ...names, ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
     const id = this.nextId++;
     const child = new HelperChild(file);
     this.runs.set(id, child);

@@ -136,10 +136,12 @@ describe('when the helper cannot help', () => {
     }
   });
 
-  it('a request only Node can start as it must is left to Node: a bare name on a relative PATH, a NUL or lone surrogate', () => {
+  it('a request only Node can start as it must is left to Node: a bare name on a relative PATH, a NUL or lone surrogate, an odd variable name', () => {
     expect(helper.start(['true'], '/', { PATH: 'bin:/usr/bin' }, { text: '' })).toBeUndefined();
     expect(helper.start(['/bin/echo', 'a\0b'], '/', {}, { text: '' })).toBeUndefined();
     expect(helper.start(['/bin/echo'], '/', { X: '\uD800' }, { text: '' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { 'A=B': 'c' }, { text: '' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { '': 'c' }, { text: '' })).toBeUndefined();
   });
 
   it('a helper killed under a running hook: the hook\'s group is killed, the hook runs again directly, the verdict is the plain one', async () => {
