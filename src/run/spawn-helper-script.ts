@@ -1,32 +1,41 @@
-// The spawn helper's program (spawn-helper.ts starts it with `python3 -I -S -c`).
+// The spawn helper's program (spawn-helper.ts starts it with `python3 -I -S -X utf8 -c`).
 // A long-lived Python process is cheap to fork where a Node process is not:
 // Node's spawn forks its whole address space (about 3 ms a job for the
 // drain, measured), posix_spawn from a small process costs a fraction of it.
 //
 // Requests, one JSON object a line on stdin:
-//   {"id": N, "file": PATH, "argv": [...], "cwd": DIR, "env": {...}, "stdin_path": PATH}
+//   {"id": N, "argv": [...], "cwd": DIR, "env": {...}, "stdin_path": PATH}
 //   ("stdin_text": TEXT instead of stdin_path: written to the hook through a pipe)
+// argv[0] is looked up as execvp looks it up (Node's spawn uses execvp): a
+// path as it is, from the cwd; a bare name in each entry of the hook's own
+// PATH in turn, past those where it is missing or cannot be executed.
 // Replies, frames on stdout: kind (1 byte), id (u32 BE), length (u32 BE), data:
 //   H  ready (id 0)            S  started, data the pid (it leads its own session)
-//   E  not started: the errno name (ENOENT)
+//   E  not started: the errno name (ENOENT), "stdin CODE" when the payload file would not open
 //   O  a stdout chunk          R  a stderr chunk
-//   X  ended: "exit N" or "signal NAME", once the hook exited and its pipes
-//      were read to the end, or 100 ms after it exited (a forked grandchild
-//      may hold them open): what Node's own runner does after 'exit'.
+//   W  the hook exited: "exit N" or "signal N", as soon as it is reaped
+//   X  the run is over: its pipes were read to the end, or 100 ms passed since
+//      it exited (a forked grandchild may hold them open), as Node's runner does.
+// Each start is also appended to fd 3 ("ID PID" a line) before it is reported:
+// a file, never a pipe that a busy reader leaves full, so the runner can
+// find every hook this helper started even if the helper dies before S.
 // The helper ends when stdin closes and nothing it started is left. SIGTERM
 // (the runner's stopEverything) kills the group of every hook it started,
 // reports each as it is reaped, and refuses new requests (E ECANCELED).
 export const SPAWN_HELPER_SCRIPT = String.raw`
 import errno, json, os, selectors, signal, struct, sys, time
 
+if not (hasattr(os, 'posix_spawn') and hasattr(os, 'POSIX_SPAWN_DUP2') and hasattr(signal, 'valid_signals')):
+    sys.exit(3)
+os.set_inheritable(3, False)
 GRACE = 0.1
-SIGNALS = {s.value: s.name for s in signal.Signals}
 DEFAULTS = [s for s in signal.valid_signals() if s not in (signal.SIGKILL, signal.SIGSTOP)]
+# execvp goes on to the next PATH entry past these, and reports EACCES if it met one.
+SKIPPED = {errno.EACCES, errno.ENOENT, errno.ENOTDIR, errno.ESTALE, errno.ENODEV, errno.ETIMEDOUT}
 sel = selectors.DefaultSelector()
 runs = {}
 lingering = []
 peer_gone = False
-
 def frame(kind, rid, data=b''):
     global peer_gone
     if peer_gone:
@@ -83,6 +92,7 @@ class Run:
 
     def exited(self, status):
         self.status = status
+        frame(b'W', self.rid, how(status))
         self.close_stdin()
         self.deadline = time.monotonic() + GRACE
         lingering.append(self)
@@ -98,19 +108,36 @@ class Run:
         if self in lingering:
             lingering.remove(self)
         del runs[self.pid]
-        code = os.waitstatus_to_exitcode(self.status)
-        frame(b'X', self.rid, (('exit %d' % code) if code >= 0 else ('signal ' + SIGNALS.get(-code, str(-code)))).encode())
+        frame(b'X', self.rid)
 
-def spawn(file, argv, env, stdin, out, err):
+def how(status):
+    if os.WIFSIGNALED(status):
+        return b'signal %d' % os.WTERMSIG(status)
+    return b'exit %d' % (os.WEXITSTATUS(status) if os.WIFEXITED(status) else 0)
+
+def spawn(argv, env, stdin, out, err):
     actions = [(os.POSIX_SPAWN_DUP2, stdin, 0), (os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, err, 2)]
     opts = dict(file_actions=actions, setsid=True, setsigdef=DEFAULTS, setsigmask=[])
-    try:
-        return os.posix_spawn(file, argv, env, **opts)
-    except OSError as e:
-        if e.errno != errno.ENOEXEC:
-            raise
-        # No #! line: run it with /bin/sh, as execvp (and so Node's spawn) does.
-        return os.posix_spawn('/bin/sh', ['/bin/sh', file] + argv[1:], env, **opts)
+    name = argv[0]
+    if '/' in name:
+        candidates = [name]
+    else:
+        candidates = [os.path.join(d or '.', name) for d in env.get('PATH', '/bin:/usr/bin').split(':')]
+    denied = None
+    for file in candidates:
+        if '/' not in name and not os.path.exists(file):
+            continue
+        try:
+            return os.posix_spawn(file, argv, env, **opts)
+        except OSError as e:
+            if e.errno == errno.ENOEXEC:
+                # No #! line: run it with /bin/sh, as execvp does.
+                return os.posix_spawn('/bin/sh', ['/bin/sh', file] + argv[1:], env, **opts)
+            if e.errno not in SKIPPED or '/' in name:
+                raise
+            if e.errno == errno.EACCES:
+                denied = e
+    raise denied or OSError(errno.ENOENT, 'not found')
 
 stopping = False
 
@@ -132,6 +159,10 @@ def start(req):
         frame(b'E', rid, b'ECANCELED')
         return
     fds = []
+    def fail(code):
+        for fd in fds:
+            os.close(fd)
+        frame(b'E', rid, code.encode())
     try:
         if 'stdin_path' in req:
             stdin, writer = os.open(req['stdin_path'], os.O_RDONLY | os.O_NOFOLLOW), None
@@ -139,24 +170,22 @@ def start(req):
         else:
             stdin, writer = os.pipe()
             fds += [stdin, writer]
+    except OSError as e:
+        return fail('stdin ' + errno.errorcode.get(e.errno, 'EIO'))
+    try:
         r_out, w_out = os.pipe()
         r_err, w_err = os.pipe()
         fds += [r_out, w_out, r_err, w_err]
         os.chdir(req['cwd'])
         try:
-            pid = spawn(req['file'], req['argv'], req['env'], stdin, w_out, w_err)
+            pid = spawn(req['argv'], req['env'], stdin, w_out, w_err)
         finally:
             os.chdir('/')
     except OSError as e:
-        for fd in fds:
-            os.close(fd)
-        frame(b'E', rid, errno.errorcode.get(e.errno, 'EIO').encode())
-        return
+        return fail(errno.errorcode.get(e.errno, 'EIO'))
     except (ValueError, TypeError, KeyError):
-        for fd in fds:
-            os.close(fd)
-        frame(b'E', rid, b'EINVAL')
-        return
+        return fail('EINVAL')
+    os.write(3, b'%d %d\n' % (rid, pid))
     for fd in (stdin, w_out, w_err):
         os.close(fd)
     frame(b'S', rid, str(pid).encode())

@@ -7,14 +7,18 @@
 // HelperChild has the ChildProcess events spawn.ts listens to.
 //
 // Only a process that asked for it (useSpawnHelper) has one, from its
-// eighth hook on, and uses it only once it said it is ready; until then, and whenever it cannot start or has died,
-// hooks are spawned directly. A run the helper had started when it died is
-// killed (its group) and reported as `lost`: the runner runs it again
-// directly, so the verdict is the one the plain path gives.
+// eighth hook on, and uses it only once it said it is ready; until then, and
+// whenever it cannot start or has died, hooks are spawned directly. When it
+// dies, a hook that had exited keeps its exit status; one still running is
+// killed with its group (its pid read from the helper's start log if the
+// helper had not reported it) and reported `lost`, and the runner runs it
+// again directly, so the verdict is the one the plain path gives.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { delimiter, isAbsolute } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { which } from '../base/interpreter.js';
 import { trackStopper } from './live.js';
@@ -44,7 +48,15 @@ export type HelperStdin = { path: string } | { text: string };
 /** A hook run by the helper, shaped like the ChildProcess spawn.ts would have had. */
 export class HelperChild extends EventEmitter implements HookProcess {
   pid: number | undefined;
-  constructor(readonly file: string) {
+  /** How the hook exited, once the helper reaped it (its output may still be coming). */
+  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  constructor(
+    readonly file: string,
+    /** The payload file the helper opens as the hook's stdin, if any. */
+    readonly payloadFile: string | undefined,
+    /** The pid the helper's start log holds for this run, for a kill before the start was reported. */
+    readonly startedPid: () => number | undefined,
+  ) {
     super();
   }
   /** Set when the helper died under this run: its group was killed, and the runner runs it again directly. */
@@ -64,11 +76,19 @@ class HelperOutput extends EventEmitter implements OutputStream {
 // A foreign hook's stdin crosses the helper inside its request line; a big one is cheaper through Node's own pipe.
 const MAX_STDIN_TEXT = 256 * 1024;
 
+/** A launch error of the helper's own making, before any spawn: the payload file would not open. */
+export class PayloadFileError extends Error {
+  constructor(readonly code: string, path: string) {
+    super(`${code}: cannot open the payload file ${path}`);
+  }
+}
+
 const READY = 0x48; // H
 const STARTED = 0x53; // S
 const NOT_STARTED = 0x45; // E
 const STDOUT = 0x4f; // O
 const STDERR = 0x52; // R
+const EXITED = 0x57; // W
 const ENDED = 0x58; // X
 const HEADER = 9;
 
@@ -80,19 +100,34 @@ export class SpawnHelper {
   private nextId = 1;
   private readonly runs = new Map<number, HelperChild>();
   private buffered: Buffer = Buffer.alloc(0);
+  /** The helper's start log (an unlinked file it appends "ID PID" to as it starts each hook) and what was read of it. */
+  private startLog: number | undefined;
+  private startLogRead = 0;
+  private readonly startedPids = new Map<number, number>();
   private settleReady: (ready: boolean) => void = () => {};
   /** Resolves true once the helper takes requests, false when it cannot start or died first. */
   readonly ready: Promise<boolean> = new Promise((resolve) => (this.settleReady = resolve));
 
   constructor(python = which('python3')) {
-    if (python === undefined || process.platform === 'win32') {
+    // Linux only: what the helper promises (session leaders, signal state, execvp's lookup) is tested there.
+    if (python === undefined || process.platform !== 'linux') {
       this.dead = true;
       this.settleReady(false);
       return;
     }
-    // -I: no PYTHON* variables, user site or cwd on sys.path; -S: no site module (faster, nothing imported from outside).
+    let startLog: number;
+    try {
+      startLog = openStartLog();
+    } catch {
+      this.dead = true;
+      this.settleReady(false);
+      return;
+    }
+    this.startLog = startLog;
+    // -I: no PYTHON* variables, user site or cwd on sys.path; -S: no site module (faster, nothing imported from
+    // outside); -X utf8: argv, env and paths cross as UTF-8, as Node passes them, whatever the locale.
     // Its own session and the root as cwd: a terminal's ^C goes to us, not to it, and it holds no workspace open.
-    const child = spawn(python, ['-I', '-S', '-c', SPAWN_HELPER_SCRIPT], { cwd: '/', stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    const child = spawn(python, ['-I', '-S', '-X', 'utf8', '-c', SPAWN_HELPER_SCRIPT], { cwd: '/', stdio: ['pipe', 'pipe', 'ignore', startLog], detached: true });
     this.process = child;
     child.on('error', () => this.died());
     // 'close', not 'exit': the frames of runs that ended before it died are still to be read.
@@ -111,6 +146,11 @@ export class SpawnHelper {
   private stop(): void {
     if (this.dead || this.stopped) return;
     this.stopped = true;
+    // Synchronously, for the hooks it started and had not reported: we may exit before it acts on its SIGTERM.
+    for (const [id, child] of this.runs) {
+      const pid = child.pid ?? this.pidStarted(id);
+      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+    }
     try {
       this.process?.kill('SIGTERM');
     } catch {
@@ -137,14 +177,14 @@ export class SpawnHelper {
    */
   start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdin: HelperStdin): HelperChild | undefined {
     if (!this.usable) return undefined;
-    const file = programFile(argv[0], env.PATH);
+    const file = argv[0];
     const names = Object.keys(env);
-    if (file === undefined || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || names.some((n) => n === '' || n.includes('='))) return undefined;
+    if (!file || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || names.some((n) => n === '' || n.includes('='))) return undefined;
     if (!plain([...argv, cwd, ...names, ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
     const id = this.nextId++;
-    const child = new HelperChild(file);
+    const child = new HelperChild(file, 'path' in stdin ? stdin.path : undefined, () => this.pidStarted(id));
     this.runs.set(id, child);
-    const request = { id, file, argv, cwd, env, ...('path' in stdin ? { stdin_path: stdin.path } : { stdin_text: stdin.text }) };
+    const request = { id, argv, cwd, env, ...('path' in stdin ? { stdin_path: stdin.path } : { stdin_text: stdin.text }) };
     this.process!.stdin!.write(`${JSON.stringify(request)}\n`);
     this.refWhileBusy();
     return child;
@@ -184,16 +224,18 @@ export class SpawnHelper {
       (kind === STDOUT ? child.stdout : child.stderr).emit('data', Buffer.from(data));
     } else if (kind === NOT_STARTED) {
       this.runs.delete(id);
-      const code = data.toString('latin1');
-      child.emit('error', Object.assign(new Error(nodeSpawnMessage(code, child.file)), { code }));
+      const text = data.toString('latin1');
+      const payload = text.startsWith('stdin ');
+      const code = payload ? text.slice('stdin '.length) : text;
+      child.emit('error', payload ? new PayloadFileError(code, child.payloadFile ?? '') : Object.assign(new Error(nodeSpawnMessage(code, child.file)), { code }));
       this.refWhileBusy();
+    } else if (kind === EXITED) {
+      child.exit = exitOf(data.toString('latin1'));
     } else if (kind === ENDED) {
       this.runs.delete(id);
-      const [how, value = ''] = data.toString('latin1').split(' ');
-      const code = how === 'exit' ? Number(value) : null;
-      const signal = how === 'signal' ? (value as NodeJS.Signals) : null;
-      child.emit('exit', code, signal);
-      child.emit('close', code, signal);
+      const exit = child.exit ?? { code: null, signal: null };
+      child.emit('exit', exit.code, exit.signal);
+      child.emit('close', exit.code, exit.signal);
       this.refWhileBusy();
     }
   }
@@ -203,22 +245,43 @@ export class SpawnHelper {
     if (this.dead) return;
     this.dead = true;
     this.settleReady(false);
-    const runs = [...this.runs.values()];
+    const runs = [...this.runs];
     this.runs.clear();
-    for (const child of runs) {
-      if (child.pid === undefined) {
-        // It may have started, unseen: like a drain killed between its spawn and its note of the pid, the
-        // run ends as killed from outside (a job stays pending, its start counted), never started again here.
-        child.emit('spawn');
-        child.emit('error', new Error('the spawn helper died before it reported whether the hook started'));
-      } else {
-        killGroup(child.pid, 'SIGKILL');
-        // Stopped on purpose, its runs are over; otherwise each is run again the plain way, its group dead.
-        child.lost = !this.stopped;
+    for (const [id, child] of runs) {
+      if (child.exit !== undefined) {
+        // It had exited: its verdict stands (its output may be cut short), it is not run again.
+        child.emit('exit', child.exit.code, child.exit.signal);
+        child.emit('close', child.exit.code, child.exit.signal);
+        continue;
       }
+      const pid = child.pid ?? this.pidStarted(id);
+      if (pid !== undefined) killGroup(pid, 'SIGKILL');
+      // Stopped on purpose, its runs are over; otherwise each is run again the plain way, never two at once:
+      // its group is dead, or it is not in the start log, which the helper appends to the moment posix_spawn returns.
+      child.lost = !this.stopped;
       child.emit('exit', null, 'SIGKILL');
       child.emit('close', null, 'SIGKILL');
     }
+    if (this.startLog !== undefined) closeSync(this.startLog);
+    this.startLog = undefined;
+  }
+
+  /** The pid the start log holds for run `id`, reading what the helper appended since last asked. */
+  private pidStarted(id: number): number | undefined {
+    if (!this.startedPids.has(id) && this.startLog !== undefined) {
+      const size = fstatSync(this.startLog).size;
+      if (size > this.startLogRead) {
+        const text = Buffer.alloc(size - this.startLogRead);
+        readSync(this.startLog, text, 0, text.length, this.startLogRead);
+        const complete = text.lastIndexOf(0x0a) + 1;
+        this.startLogRead += complete;
+        for (const line of text.subarray(0, complete).toString('latin1').split('\n')) {
+          const [run, pid] = line.split(' ').map(Number);
+          if (run !== undefined && pid !== undefined && pid > 0) this.startedPids.set(run, pid);
+        }
+      }
+    }
+    return this.startedPids.get(id);
   }
 
   // The helper must not keep a finished drain alive, nor let one with runs in flight end.
@@ -242,16 +305,27 @@ const REPORTED_WITH_FILE = new Set(['EACCES', 'EAGAIN', 'EMFILE', 'ENFILE', 'ENO
 /** Node's own wording of a failed spawn, so a launch error reads the same whichever way the hook was started. */
 const nodeSpawnMessage = (code: string, file: string): string => (REPORTED_WITH_FILE.has(code) ? `spawn ${file} ${code}` : `spawn ${code}`);
 
-/**
- * The file Node's spawn would execute for `program`: itself when it names a
- * path, else the first match on the hook's own PATH, as execvp looks it up.
- * A PATH with a relative entry is left to Node (which() skips those).
- */
-function programFile(program: string | undefined, path: string | undefined): string | undefined {
-  if (program === undefined || program === '') return undefined;
-  if (program.includes('/')) return program;
-  if (path === undefined || path.split(delimiter).some((dir) => !isAbsolute(dir))) return undefined;
-  return which(program, path);
+// Node's names for signals by number; a hook killed by one it has no name for (a real-time signal) Node
+// reports as an exit with status 0, and so does a run the helper started.
+// The first name of a number is Node's (SIGABRT, not SIGIOT; SIGIO, not SIGPOLL).
+const SIGNAL_NAMES = new Map<number, NodeJS.Signals>();
+for (const [name, n] of Object.entries(constants.signals)) if (!SIGNAL_NAMES.has(n)) SIGNAL_NAMES.set(n, name as NodeJS.Signals);
+
+/** The W frame's "exit N" or "signal N" as Node's 'exit' event would give it. */
+function exitOf(text: string): { code: number | null; signal: NodeJS.Signals | null } {
+  const [how, value] = text.split(' ');
+  const n = Number(value);
+  if (how !== 'signal') return { code: n, signal: null };
+  const signal = SIGNAL_NAMES.get(n);
+  return signal ? { code: null, signal } : { code: 0, signal: null };
+}
+
+/** A new, already unlinked, 0600 file for the helper's start log: nothing is left behind whatever ends it. */
+function openStartLog(): number {
+  const path = join(tmpdir(), `chrys-hooks-starts-${process.pid}-${Math.floor(Math.random() * 2 ** 48).toString(16)}`);
+  const fd = openSync(path, 'wx+', 0o600);
+  unlinkSync(path);
+  return fd;
 }
 
 /** Whether every string crosses JSON and Python's posix_spawn unchanged: no NUL, no lone surrogate. */

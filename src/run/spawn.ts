@@ -19,7 +19,7 @@ import { type Invocation, hookProcessEnv } from './invocation.js';
 import { trackFile, trackGroup, untrackFile, untrackGroup } from './live.js';
 import { killGroup } from './process-group.js';
 import { verifiedArgv } from './verified-script.js';
-import { type HelperStdin, type HookProcess, HelperChild, type SpawnHelper, spawnHelper } from './spawn-helper.js';
+import { type HelperStdin, type HookProcess, HelperChild, PayloadFileError, type SpawnHelper, spawnHelper } from './spawn-helper.js';
 import type { TempFiles } from './runtime.js';
 
 export const OUTPUT_LIMIT = 256 * 1024;
@@ -380,7 +380,9 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
     let spawned = false;
     let errorAfterSpawn: string | undefined;
     const kill = (signal: NodeJS.Signals): void => {
-      if (child.pid !== undefined) killGroup(child.pid, signal);
+      // A helper's run may have started before the helper's report of it reached us: its start log knows.
+      const pid = child.pid ?? (child instanceof HelperChild ? child.startedPid() : undefined);
+      if (pid !== undefined) killGroup(pid, signal);
     };
     const timeout = armTimeout(timeoutMs, kill);
     const finish = (ended: Pick<Ended, 'exitCode' | 'signal'> & Partial<LaunchError>): void => {
@@ -403,7 +405,8 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       }
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
-      if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
+      if (err instanceof PayloadFileError) finish({ exitCode: null, signal: null, launchError: `cannot prepare the hook's files: ${err.message}`, errorCode: err.code });
+      else if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
       else errorAfterSpawn ??= err.message;
     });
     child.stdout.on('data', (c: Buffer) => {

@@ -14,7 +14,8 @@ import type { HookContext } from '../../src/core/hook-template.js';
 import { resolveInvocation } from '../../src/run/invocation.js';
 import { stopEverything } from '../../src/run/live.js';
 import { TempFiles } from '../../src/run/runtime.js';
-import { SpawnHelper, endSpawnHelper, spawnHelper, startSpawnHelper, useSpawnHelper } from '../../src/run/spawn-helper.js';
+import { PayloadFileError, SpawnHelper, endSpawnHelper, spawnHelper, startSpawnHelper, useSpawnHelper } from '../../src/run/spawn-helper.js';
+import { which } from '../../src/base/interpreter.js';
 import { runHook } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
@@ -113,6 +114,44 @@ describe('hooks started by the helper', () => {
   });
 });
 
+/** `fn` with hooks spawned by Node itself (no helper), for the plain path's verdict; the helper is back afterwards. */
+async function direct<T>(fn: () => Promise<T>): Promise<T> {
+  endSpawnHelper();
+  try {
+    return await fn();
+  } finally {
+    helper = startSpawnHelper();
+    expect(await helper.ready).toBe(true);
+  }
+}
+
+describe('the same verdict as Node\'s spawn', () => {
+  it('a bare name is looked up as execvp does: past a PATH entry where it cannot run (a #! to nothing), relative entries from the hook\'s cwd', async () => {
+    const s = setup(['mytool'], { env: { PATH: 'broken:tools:/usr/bin:/bin' } });
+    for (const [dir, body] of [['broken', '#!/nonexistent/python\n'], ['tools', '#!/bin/sh\necho from-tools $PPID\n']] as const) {
+      mkdirSync(join(s.ctx.workspace, dir));
+      writeFileSync(join(s.ctx.workspace, dir, 'mytool'), body, { mode: 0o755 });
+    }
+    const runIt = () => runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect((await runIt()).stdout).toBe(`from-tools ${helper.pid}\n`);
+    expect((await direct(runIt)).stdout).toBe(`from-tools ${process.pid}\n`);
+  });
+
+  it('a hook killed by a signal Node has no name for (a real-time one) ends as Node reports it: exit 0', async () => {
+    const viaHelper = await bash('kill -35 $$');
+    const plain = await direct(() => bash('kill -35 $$'));
+    expect([viaHelper.status, viaHelper.exitCode, viaHelper.signal]).toEqual([plain.status, plain.exitCode, plain.signal]);
+    expect((await bash('kill -ABRT $$')).signal).toBe('SIGABRT');
+  });
+
+  it('a payload file that will not open is a failure to prepare the hook\'s files, not a missing command', async () => {
+    const started = helper.start(['/bin/cat'], '/', {}, { path: '/nonexistent/payload.json' })!;
+    const error = await new Promise<Error>((resolve) => started.on('error', resolve));
+    expect(error).toBeInstanceOf(PayloadFileError);
+    expect(error).toMatchObject({ code: 'ENOENT', message: 'ENOENT: cannot open the payload file /nonexistent/payload.json' });
+  });
+});
+
 describe('which process has a helper', () => {
   it('one that asked for it, from its eighth hook on (a few hooks are cheaper without Python)', () => {
     endSpawnHelper();
@@ -136,8 +175,8 @@ describe('when the helper cannot help', () => {
     }
   });
 
-  it('a request only Node can start as it must is left to Node: a bare name on a relative PATH, a NUL or lone surrogate, an odd variable name', () => {
-    expect(helper.start(['true'], '/', { PATH: 'bin:/usr/bin' }, { text: '' })).toBeUndefined();
+  it('a request only Node can start as it must is left to Node: an empty argv[0], a NUL or lone surrogate, an odd variable name', () => {
+    expect(helper.start([''], '/', {}, { text: '' })).toBeUndefined();
     expect(helper.start(['/bin/echo', 'a\0b'], '/', {}, { text: '' })).toBeUndefined();
     expect(helper.start(['/bin/echo'], '/', { X: '\uD800' }, { text: '' })).toBeUndefined();
     expect(helper.start(['/bin/echo'], '/', { 'A=B': 'c' }, { text: '' })).toBeUndefined();
@@ -157,6 +196,36 @@ describe('when the helper cannot help', () => {
     expect(isAlive(firstPid)).toBe(false);
     expect(helper.usable).toBe(false);
     expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
+  });
+
+  it('a helper killed after a hook exited, while it waits for the pipes a grandchild holds: the exit stands, nothing runs again', async () => {
+    const own = new SpawnHelper();
+    expect(await own.ready).toBe(true);
+    const child = own.start(['/bin/bash', '-c', '(exec sleep 30) & exit 3'], '/', {}, { text: '' })!;
+    const ended = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
+    await eventually(() => child.exit !== undefined);
+    process.kill(own.pid!, 'SIGKILL');
+    expect(await ended).toEqual([3, null]);
+    expect(child.lost).toBe(false);
+  });
+
+  it('a helper that dies between starting a hook and reporting it: the hook is found in its start log, killed with its group, and run again directly', async () => {
+    // A python3 that runs the helper with a kill of itself just before each report of a start.
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-dies-'));
+    const python = join(dir, 'python3');
+    writeFileSync(python, `#!/bin/sh\nexec ${which('python3')} -c 'import os, sys; a = sys.argv[1:]; a[-1] = a[-1].replace("    frame(b\\x27S\\x27, rid", "    os.kill(os.getpid(), 9)\\n    frame(b\\x27S\\x27, rid"); os.execv(sys.executable, [sys.executable] + a)' "$@"\n`, { mode: 0o755 });
+    const dying = new SpawnHelper(python);
+    expect(await dying.ready).toBe(true);
+    const marker = join(dir, 'pid');
+    const child = dying.start(['/bin/bash', '-c', `echo $$ > ${marker}; exec sleep 30`], '/', {}, { text: '' })!;
+    const ended = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    expect(await ended).toBe('SIGKILL');
+    expect(child.pid).toBeUndefined();
+    expect(child.lost).toBe(true);
+    const started = child.startedPid();
+    expect(started).toBeGreaterThan(0);
+    await eventually(() => !isAlive(started!));
+    if (existsSync(marker)) expect(Number(readFileSync(marker, 'utf8'))).toBe(started);
   });
 
   it('stopEverything while a hook is being started kills it too, though its start was not reported yet', async () => {
