@@ -16,7 +16,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, fstatSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -83,6 +83,9 @@ export class PayloadFileError extends Error {
   }
 }
 
+/** Starts the start log may hold before it is emptied, once nothing is in flight. */
+const START_LOG_LINES = 4096;
+
 const READY = 0x48; // H
 const STARTED = 0x53; // S
 const NOT_STARTED = 0x45; // E
@@ -103,6 +106,7 @@ export class SpawnHelper {
   /** The helper's start log (an unlinked file it appends "ID PID" to as it starts each hook) and what was read of it. */
   private startLog: number | undefined;
   private startLogRead = 0;
+  private startsForgotten = 1;
   private readonly startedPids = new Map<number, number>();
   private settleReady: (ready: boolean) => void = () => {};
   /** Resolves true once the helper takes requests, false when it cannot start or died first. */
@@ -289,7 +293,27 @@ export class SpawnHelper {
     if (this.runs.size > 0) {
       this.process?.ref();
       (this.process?.stdout as { ref?: () => void } | null)?.ref?.();
-    } else this.unrefWhenIdle();
+    } else {
+      this.unrefWhenIdle();
+      this.forgetStarts();
+    }
+  }
+
+  /**
+   * With nothing in flight the start log holds nothing we need: a long `serve`
+   * or `--watch` empties it now and then, so it never grows past a few
+   * thousand lines. The helper writes only for a request, and none is out.
+   */
+  private forgetStarts(): void {
+    if (this.startLog === undefined || this.nextId - this.startsForgotten < START_LOG_LINES) return;
+    try {
+      ftruncateSync(this.startLog, 0);
+    } catch {
+      return; // kept as it is: read from where we were
+    }
+    this.startLogRead = 0;
+    this.startedPids.clear();
+    this.startsForgotten = this.nextId;
   }
 
   private unrefWhenIdle(): void {
@@ -323,7 +347,8 @@ function exitOf(text: string): { code: number | null; signal: NodeJS.Signals | n
 /** A new, already unlinked, 0600 file for the helper's start log: nothing is left behind whatever ends it. */
 function openStartLog(): number {
   const path = join(tmpdir(), `chrys-hooks-starts-${process.pid}-${Math.floor(Math.random() * 2 ** 48).toString(16)}`);
-  const fd = openSync(path, 'wx+', 0o600);
+  // O_APPEND: the helper's writes go to the end, also once we emptied it (forgetStarts).
+  const fd = openSync(path, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_RDWR | fsConstants.O_APPEND, 0o600);
   unlinkSync(path);
   return fd;
 }

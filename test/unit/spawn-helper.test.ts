@@ -5,7 +5,7 @@
 // what only the helper does: the hooks are its children, each leads its own
 // session with Node's signal state, and its death or absence changes no verdict.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,21 @@ describe('which process has a helper', () => {
     expect(seen[7]).toBeInstanceOf(SpawnHelper);
     expect(spawnHelper()).toBe(seen[7]);
     helper = seen[7]!;
+  });
+});
+
+describe('the start log', () => {
+  it('is emptied once more than 4,096 starts are in it and nothing is in flight: a long serve never grows it without end', async () => {
+    const own = new SpawnHelper();
+    expect(await own.ready).toBe(true);
+    const logSize = (): number => statSync(`/proc/${own.pid}/fd/3`).size;
+    const runOne = (): Promise<void> => new Promise((resolve) => own.start(['/bin/true'], '/', {}, { text: '' })!.on('close', () => resolve()));
+    for (let batch = 0; batch < 4200 / 50; batch++) await Promise.all(Array.from({ length: 50 }, runOne));
+    // 4,200 starts of about 11 bytes: some 46 KB, had it not been emptied after the 4,096th.
+    expect(logSize()).toBeLessThan(200 * 16);
+    await runOne();
+    expect(logSize()).toBeGreaterThan(0);
+    own.close();
   });
 });
 
