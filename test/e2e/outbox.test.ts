@@ -586,7 +586,7 @@ describe('chrys-hooks outbox', () => {
     expect(json.jobs.map((j: any) => [j.job_id, j.state])).toEqual([['d1', 'deferred'], ['p1', 'pending'], ['f1', 'failed']]);
     expect(json.jobs[1]).toEqual({
       job_id: 'p1', hook_id: 'deliver', event: 'after_tool_call', session_id: 'sess-1', state: 'pending',
-      due_at: expect.stringMatching(/Z$/), due_in_seconds: expect.any(Number), attempts: 0, last_error: null, log_path: null,
+      due_at: expect.stringMatching(/Z$/), due_in_seconds: expect.any(Number), attempts: 0, last_error: null, log_path: null, fallen_back: false,
     });
     expect(JSON.parse((await outboxCmd(s, 'list', '--state', 'failed', '--json')).stdout).jobs.map((j: any) => j.job_id)).toEqual(['f1']);
     expect(JSON.parse((await outboxCmd(s, 'list', '--state', 'deferred', '--json')).stdout).jobs.map((j: any) => j.job_id)).toEqual(['d1']);
