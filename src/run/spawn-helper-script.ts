@@ -5,7 +5,7 @@
 //
 // Requests, one JSON object a line on stdin:
 //   {"id": N, "argv": [...], "cwd": DIR, "env": {...}, "stdin_path": PATH}
-//   ("stdin_text": TEXT instead of stdin_path: written to the hook through a pipe)
+// (the hook's stdin is its payload file, opened read-only, never through a symlink)
 // argv[0] is looked up as execvp looks it up (Node's spawn uses execvp): a
 // path as it is, from the cwd; a bare name in each entry of the hook's own
 // PATH in turn, past those where it is missing or cannot be executed.
@@ -16,9 +16,12 @@
 //   W  the hook exited: "exit N" or "signal N", as soon as it is reaped
 //   X  the run is over: its pipes were read to the end, or 100 ms passed since
 //      it exited (a forked grandchild may hold them open), as Node's runner does.
-// Each start is also appended to fd 3 ("ID PID" a line) before it is reported:
-// a file, never a pipe that a busy reader leaves full, so the runner can
-// find every hook this helper started even if the helper dies before S.
+// The start log, fd 3, is a file, never a pipe that a busy reader leaves
+// full: "P ID" before each posix_spawn, "S ID PID" the moment it returns,
+// "X PID STATUS" as soon as SIGCHLD says a hook exited (the handler reaps and
+// writes it, even while the helper is blocked writing a frame). If the helper
+// dies, the runner reads there which hooks had exited, which run on, and which
+// were being started (the runner finds those by their CHRYS_HOOK_RESULT).
 // The helper ends when stdin closes and nothing it started is left. SIGTERM
 // (the runner's stopEverything) kills the group of every hook it started,
 // reports each as it is reaped, and refuses new requests (E ECANCELED).
@@ -48,15 +51,11 @@ def frame(kind, rid, data=b''):
         peer_gone = True
 
 class Run:
-    def __init__(self, rid, pid, out, err, stdin, text):
+    def __init__(self, rid, pid, out, err):
         self.rid, self.pid, self.status, self.deadline = rid, pid, None, None
         self.open = {out: b'O', err: b'R'}
-        self.stdin, self.text = stdin, memoryview(text)
         for fd in self.open:
             sel.register(fd, selectors.EVENT_READ, (self, 'read'))
-        if stdin is not None:
-            os.set_blocking(stdin, False)
-            sel.register(stdin, selectors.EVENT_WRITE, (self, 'write'))
 
     def read(self, fd):
         try:
@@ -68,22 +67,6 @@ class Run:
         else:
             self.close(fd)
 
-    def write(self, fd):
-        try:
-            self.text = self.text[os.write(fd, self.text):]
-        except BlockingIOError:
-            return
-        except OSError:
-            self.text = b''
-        if not self.text:
-            self.close_stdin()
-
-    def close_stdin(self):
-        if self.stdin is not None:
-            sel.unregister(self.stdin)
-            os.close(self.stdin)
-            self.stdin = None
-
     def close(self, fd):
         sel.unregister(fd)
         os.close(fd)
@@ -93,7 +76,6 @@ class Run:
     def exited(self, status):
         self.status = status
         frame(b'W', self.rid, how(status))
-        self.close_stdin()
         self.deadline = time.monotonic() + GRACE
         lingering.append(self)
         self.finish_if_read()
@@ -110,6 +92,13 @@ class Run:
         del runs[self.pid]
         frame(b'X', self.rid)
 
+def log(line):
+    try:
+        os.write(3, line)
+        return True
+    except OSError:
+        return False
+
 def how(status):
     if os.WIFSIGNALED(status):
         return b'signal %d' % os.WTERMSIG(status)
@@ -125,8 +114,13 @@ def spawn(argv, env, stdin, out, err):
         candidates = [os.path.join(d or '.', name) for d in env.get('PATH', '/bin:/usr/bin').split(':')]
     denied = None
     for file in candidates:
-        if '/' not in name and not os.path.exists(file):
-            continue
+        if '/' not in name:
+            try:
+                os.stat(file)
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # what execve would say: on to the next entry, without a spawn to learn it
+            except OSError:
+                pass  # ELOOP, ENAMETOOLONG, EACCES on the way: let the spawn give execve's own answer
         try:
             return os.posix_spawn(file, argv, env, **opts)
         except OSError as e:
@@ -164,14 +158,12 @@ def start(req):
             os.close(fd)
         frame(b'E', rid, code.encode())
     try:
-        if 'stdin_path' in req:
-            stdin, writer = os.open(req['stdin_path'], os.O_RDONLY | os.O_NOFOLLOW), None
-            fds.append(stdin)
-        else:
-            stdin, writer = os.pipe()
-            fds += [stdin, writer]
+        stdin = os.open(req['stdin_path'], os.O_RDONLY | os.O_NOFOLLOW)
+        fds.append(stdin)
     except OSError as e:
         return fail('stdin ' + errno.errorcode.get(e.errno, 'EIO'))
+    if not log(b'P %d\n' % rid):
+        return fail('EIO')
     try:
         r_out, w_out = os.pipe()
         r_err, w_err = os.pipe()
@@ -185,17 +177,25 @@ def start(req):
         return fail(errno.errorcode.get(e.errno, 'EIO'))
     except (ValueError, TypeError, KeyError):
         return fail('EINVAL')
-    os.write(3, b'%d %d\n' % (rid, pid))
+    if not log(b'S %d %d\n' % (rid, pid)):
+        # A start the runner could not find again if we died: not kept.
+        kill_group(pid)
+        return fail('EIO')
     for fd in (stdin, w_out, w_err):
         os.close(fd)
     frame(b'S', rid, str(pid).encode())
-    runs[pid] = Run(rid, pid, r_out, r_err, writer, req.get('stdin_text', '').encode() if writer is not None else b'')
+    runs[pid] = Run(rid, pid, r_out, r_err)
+    if pid in early:
+        runs[pid].exited(early.pop(pid))
     if stopping:
         # SIGTERM came while this one was being started, before it was in runs.
         kill_group(pid)
     reap()
 
-def reap():
+reaped = []
+early = {}
+
+def on_sigchld(*_):
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -203,8 +203,17 @@ def reap():
             return
         if pid == 0:
             return
+        log(b'X %d %d\n' % (pid, status))
+        reaped.append((pid, status))
+
+def reap():
+    on_sigchld()
+    while reaped:
+        pid, status = reaped.pop(0)
         if pid in runs:
             runs[pid].exited(status)
+        else:
+            early[pid] = status
 
 pending = bytearray()
 requests_open = True
@@ -227,7 +236,7 @@ def requests(fd):
 wake_r, wake_w = os.pipe()
 os.set_blocking(wake_w, False)
 signal.set_wakeup_fd(wake_w)
-signal.signal(signal.SIGCHLD, lambda *_: None)
+signal.signal(signal.SIGCHLD, on_sigchld)
 signal.signal(signal.SIGTERM, stop)
 sel.register(0, selectors.EVENT_READ, (None, requests))
 sel.register(wake_r, selectors.EVENT_READ, (None, lambda fd: os.read(fd, 4096)))
@@ -238,7 +247,7 @@ while requests_open or runs:
         run, act = key.data
         if run is None:
             act(key.fd)
-        elif key.fd in run.open or key.fd == run.stdin:
+        elif key.fd in run.open:
             getattr(run, act)(key.fd)
     reap()
     for run in list(lingering):

@@ -16,7 +16,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { closeSync, constants as fsConstants, fstatSync, ftruncateSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, ftruncateSync, openSync, readFileSync, readSync, readdirSync, unlinkSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -42,7 +42,7 @@ interface OutputStream {
   destroy(): unknown;
 }
 
-/** One hook's stdin, as the helper takes it: a file it opens itself, or text through a pipe. */
+/** A hook's stdin as the runner has it: its payload file, or (a foreign hook) text for a pipe. The helper takes only the file. */
 export type HelperStdin = { path: string } | { text: string };
 
 /** A hook run by the helper, shaped like the ChildProcess spawn.ts would have had. */
@@ -52,8 +52,10 @@ export class HelperChild extends EventEmitter implements HookProcess {
   exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   constructor(
     readonly file: string,
-    /** The payload file the helper opens as the hook's stdin, if any. */
-    readonly payloadFile: string | undefined,
+    /** The payload file the helper opens as the hook's stdin. */
+    readonly payloadFile: string,
+    /** The run's own result file (CHRYS_HOOK_RESULT): what tells its process from any other. */
+    readonly resultFile: string | undefined,
     /** The pid the helper's start log holds for this run, for a kill before the start was reported. */
     readonly startedPid: () => number | undefined,
   ) {
@@ -72,9 +74,6 @@ class HelperOutput extends EventEmitter implements OutputStream {
     return this;
   }
 }
-
-// A foreign hook's stdin crosses the helper inside its request line; a big one is cheaper through Node's own pipe.
-const MAX_STDIN_TEXT = 256 * 1024;
 
 /** A launch error of the helper's own making, before any spawn: the payload file would not open. */
 export class PayloadFileError extends Error {
@@ -100,6 +99,7 @@ export class SpawnHelper {
   private isReady = false;
   private dead = false;
   private stopped = false;
+  private unwritable = false;
   private nextId = 1;
   private readonly runs = new Map<number, HelperChild>();
   private buffered: Buffer = Buffer.alloc(0);
@@ -108,6 +108,8 @@ export class SpawnHelper {
   private startLogRead = 0;
   private startsForgotten = 1;
   private readonly startedPids = new Map<number, number>();
+  private readonly beingStarted = new Set<number>();
+  private readonly exitsByPid = new Map<number, { code: number | null; signal: NodeJS.Signals | null }>();
   private settleReady: (ready: boolean) => void = () => {};
   /** Resolves true once the helper takes requests, false when it cannot start or died first. */
   readonly ready: Promise<boolean> = new Promise((resolve) => (this.settleReady = resolve));
@@ -136,7 +138,9 @@ export class SpawnHelper {
     child.on('error', () => this.died());
     // 'close', not 'exit': the frames of runs that ended before it died are still to be read.
     child.on('close', () => this.died());
-    child.stdin!.on('error', () => this.died());
+    // A write to a helper that just died: no more requests, but its runs are settled on 'close', once the
+    // frames it sent before dying (a hook's exit among them) have been read.
+    child.stdin!.on('error', () => void (this.unwritable = true));
     child.stdout!.on('data', (chunk: Buffer) => this.read(chunk));
     trackStopper(() => this.stop());
     this.unrefWhenIdle();
@@ -169,26 +173,27 @@ export class SpawnHelper {
 
   /** Whether a hook may be started through the helper now. */
   get usable(): boolean {
-    return this.isReady && !this.dead && !this.stopped;
+    return this.isReady && !this.dead && !this.stopped && !this.unwritable;
   }
 
   /**
    * Starts argv through the helper; undefined when it cannot take this one
    * (not ready, dead, or a request only Node's spawn treats as it must: a
-   * program looked up on a PATH with relative entries, a NUL or a lone
-   * surrogate in argv or env, a variable name that is empty or holds `=`
-   * (Python refuses it, Node passes it on); or over 256 KiB of stdin text).
+   * foreign hook (stdin text through a pipe, no result file of its own to
+   * find it by), an empty argv[0], a NUL or a lone surrogate in argv or env,
+   * a variable name that is empty or holds `=`: Python refuses it, Node
+   * passes it on).
    */
   start(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv, stdin: HelperStdin): HelperChild | undefined {
     if (!this.usable) return undefined;
     const file = argv[0];
     const names = Object.keys(env);
-    if (!file || ('text' in stdin && stdin.text.length > MAX_STDIN_TEXT) || names.some((n) => n === '' || n.includes('='))) return undefined;
-    if (!plain([...argv, cwd, ...names, ...Object.values(env).map((v) => v ?? ''), 'path' in stdin ? stdin.path : stdin.text])) return undefined;
+    if (!file || !('path' in stdin) || !env.CHRYS_HOOK_RESULT || names.some((n) => n === '' || n.includes('='))) return undefined;
+    if (!plain([...argv, cwd, ...names, ...Object.values(env).map((v) => v ?? ''), stdin.path])) return undefined;
     const id = this.nextId++;
-    const child = new HelperChild(file, 'path' in stdin ? stdin.path : undefined, () => this.pidStarted(id));
+    const child = new HelperChild(file, stdin.path, env.CHRYS_HOOK_RESULT, () => this.pidStarted(id));
     this.runs.set(id, child);
-    const request = { id, argv, cwd, env, ...('path' in stdin ? { stdin_path: stdin.path } : { stdin_text: stdin.text }) };
+    const request = { id, argv, cwd, env, stdin_path: stdin.path };
     this.process!.stdin!.write(`${JSON.stringify(request)}\n`);
     this.refWhileBusy();
     return child;
@@ -231,12 +236,13 @@ export class SpawnHelper {
       const text = data.toString('latin1');
       const payload = text.startsWith('stdin ');
       const code = payload ? text.slice('stdin '.length) : text;
-      child.emit('error', payload ? new PayloadFileError(code, child.payloadFile ?? '') : Object.assign(new Error(nodeSpawnMessage(code, child.file)), { code }));
+      child.emit('error', payload ? new PayloadFileError(code, child.payloadFile) : Object.assign(new Error(nodeSpawnMessage(code, child.file)), { code }));
       this.refWhileBusy();
     } else if (kind === EXITED) {
       child.exit = exitOf(data.toString('latin1'));
     } else if (kind === ENDED) {
       this.runs.delete(id);
+      this.startedPids.delete(id);
       const exit = child.exit ?? { code: null, signal: null };
       child.emit('exit', exit.code, exit.signal);
       child.emit('close', exit.code, exit.signal);
@@ -244,24 +250,28 @@ export class SpawnHelper {
     }
   }
 
-  /** The helper is gone: every run it had is killed and reported lost; hooks start directly from now on. */
+  /** The helper is gone: every run it had is settled from what we know and its start log says; hooks start directly from now on. */
   private died(): void {
     if (this.dead) return;
     this.dead = true;
     this.settleReady(false);
     const runs = [...this.runs];
     this.runs.clear();
+    this.readStartLog();
     for (const [id, child] of runs) {
-      if (child.exit !== undefined) {
+      const pid = child.pid ?? this.startedPids.get(id);
+      const exit = child.exit ?? (pid !== undefined ? this.exitsByPid.get(pid) : undefined);
+      if (exit !== undefined) {
         // It had exited: its verdict stands (its output may be cut short), it is not run again.
-        child.emit('exit', child.exit.code, child.exit.signal);
-        child.emit('close', child.exit.code, child.exit.signal);
+        child.emit('exit', exit.code, exit.signal);
+        child.emit('close', exit.code, exit.signal);
         continue;
       }
-      const pid = child.pid ?? this.pidStarted(id);
       if (pid !== undefined) killGroup(pid, 'SIGKILL');
-      // Stopped on purpose, its runs are over; otherwise each is run again the plain way, never two at once:
-      // its group is dead, or it is not in the start log, which the helper appends to the moment posix_spawn returns.
+      // Being started when the helper died: posix_spawn may have gone on to exec it, unreported. Found by
+      // the result file only it was given (a run without one never goes through the helper).
+      else if (this.beingStarted.has(id) && child.resultFile !== undefined) killRunsOf(child.resultFile);
+      // Stopped on purpose, its runs are over; otherwise each is run again the plain way, never two at once.
       child.lost = !this.stopped;
       child.emit('exit', null, 'SIGKILL');
       child.emit('close', null, 'SIGKILL');
@@ -270,22 +280,31 @@ export class SpawnHelper {
     this.startLog = undefined;
   }
 
-  /** The pid the start log holds for run `id`, reading what the helper appended since last asked. */
+  /** The pid the start log holds for run `id`. */
   private pidStarted(id: number): number | undefined {
-    if (!this.startedPids.has(id) && this.startLog !== undefined) {
-      const size = fstatSync(this.startLog).size;
-      if (size > this.startLogRead) {
-        const text = Buffer.alloc(size - this.startLogRead);
-        readSync(this.startLog, text, 0, text.length, this.startLogRead);
-        const complete = text.lastIndexOf(0x0a) + 1;
-        this.startLogRead += complete;
-        for (const line of text.subarray(0, complete).toString('latin1').split('\n')) {
-          const [run, pid] = line.split(' ').map(Number);
-          if (run !== undefined && pid !== undefined && pid > 0) this.startedPids.set(run, pid);
-        }
-      }
-    }
+    if (!this.startedPids.has(id)) this.readStartLog();
     return this.startedPids.get(id);
+  }
+
+  /** Reads what the helper appended to its start log since last asked: P ID, S ID PID, X PID STATUS. */
+  private readStartLog(): void {
+    if (this.startLog === undefined) return;
+    const size = fstatSync(this.startLog).size;
+    if (size <= this.startLogRead) return;
+    const text = Buffer.alloc(size - this.startLogRead);
+    readSync(this.startLog, text, 0, text.length, this.startLogRead);
+    const complete = text.lastIndexOf(0x0a) + 1;
+    this.startLogRead += complete;
+    for (const line of text.subarray(0, complete).toString('latin1').split('\n')) {
+      const [kind, a, b] = line.split(' ');
+      const x = Number(a);
+      const y = Number(b);
+      if (kind === 'P') this.beingStarted.add(x);
+      else if (kind === 'S' && y > 0) {
+        this.beingStarted.delete(x);
+        this.startedPids.set(x, y);
+      } else if (kind === 'X' && x > 0) this.exitsByPid.set(x, exitOf(waitStatusText(y)));
+    }
   }
 
   // The helper must not keep a finished drain alive, nor let one with runs in flight end.
@@ -313,6 +332,8 @@ export class SpawnHelper {
     }
     this.startLogRead = 0;
     this.startedPids.clear();
+    this.beingStarted.clear();
+    this.exitsByPid.clear();
     this.startsForgotten = this.nextId;
   }
 
@@ -342,6 +363,35 @@ function exitOf(text: string): { code: number | null; signal: NodeJS.Signals | n
   if (how !== 'signal') return { code: n, signal: null };
   const signal = SIGNAL_NAMES.get(n);
   return signal ? { code: null, signal } : { code: 0, signal: null };
+}
+
+/** A wait status as the W frame gives it. */
+const waitStatusText = (status: number): string => ((status & 0x7f) !== 0 && (status & 0x7f) !== 0x7f ? `signal ${status & 0x7f}` : `exit ${(status >> 8) & 0xff}`);
+
+/**
+ * Kills the process group of every process of ours whose environment holds
+ * CHRYS_HOOK_RESULT=`resultFile`: a hook the helper started, unreported, as
+ * it died. That file is made for one run, so nothing else carries it.
+ */
+function killRunsOf(resultFile: string): void {
+  const marker = Buffer.from(`CHRYS_HOOK_RESULT=${resultFile}\0`);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`);
+      if (!environ.subarray(0, marker.length).equals(marker) && !environ.includes(Buffer.concat([Buffer.from([0]), marker]))) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      killGroup(pgid, 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
 }
 
 /** A new, already unlinked, 0600 file for the helper's start log: nothing is left behind whatever ends it. */

@@ -21,6 +21,9 @@ import { testHook } from '../helpers/hook.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
 
 let helper: SpawnHelper;
+let runs = 0;
+/** The environment of a run as the runner gives it: a result file of its own. */
+const RUN_ENV = (): Record<string, string> => ({ CHRYS_HOOK_RESULT: join(tmpdir(), `chrys-helper-test-result-${process.pid}-${++runs}`) });
 beforeAll(async () => {
   helper = startSpawnHelper();
   expect(await helper.ready).toBe(true);
@@ -87,32 +90,34 @@ describe('hooks started by the helper', () => {
 
   it('a hook that cannot start (its cwd gone) is a launch error, and the helper goes on starting the next', async () => {
     const s = setup(['/bin/true']);
-    const started = helper.start(['/bin/true'], join(s.dir, 'gone'), {}, { text: '' })!;
+    const started = helper.start(['/bin/true'], join(s.dir, 'gone'), RUN_ENV(), { path: '/dev/null' })!;
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => started.on('error', resolve));
     expect(error.code).toBe('ENOENT');
     expect(helper.usable).toBe(true);
     expect((await bash('echo $PPID')).stdout).toBe(`${helper.pid}\n`);
   });
 
-  it('stdin text reaches the hook whole: 200 KiB through the helper, 32 MiB through Node\'s own pipe', async () => {
-    for (const [size, parent] of [[200 * 1024, helper.pid], [32 * 1024 * 1024, process.pid]] as const) {
-      const s = setup(['bash', '-c', 'echo $(wc -c) $PPID'], {});
-      const foreign = { ...s.hook, run: { ...s.hook.run, protocol: 'claude' } } as Hook;
-      const payload = JSON.stringify({ event: 'before_tool_call', tool: { name: 'Bash', args: { command: 'x'.repeat(size) } } });
-      const record = await runHook(foreign, s.ctx, resolveInvocation(foreign, s.ctx), payload, s.temp, {});
-      const [bytes, ppid] = record.stdout.trim().split(' ').map(Number);
-      expect(bytes).toBeGreaterThan(size);
-      expect(ppid).toBe(parent);
-    }
+  it('get the environment given, exactly, and the whole payload file on stdin', async () => {
+    const s = setup(['bash', '-c', 'printf "%s|" "$ONE" "$TWO" "$PPID"; wc -c'], { env: { ONE: 'é ü', TWO: 'a=b' } });
+    const payload = JSON.stringify({ event: 'before_tool_call', big: 'x'.repeat(1 << 20) });
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), payload, s.temp, {});
+    expect(record.stdout).toBe(`é ü|a=b|${helper.pid}|${Buffer.byteLength(payload)}\n`);
   });
 
-  it('get the environment and stdin text given, exactly', async () => {
-    const s = setup(['bash', '-c', 'printf "%s|" "$ONE" "$TWO"; cat'], { env: { ONE: 'é ü', TWO: 'a=b' } });
+  it('a foreign hook (stdin text, no result file to find it by) is left to Node', async () => {
+    const s = setup(['bash', '-c', 'echo $PPID; cat >/dev/null']);
     const foreign = { ...s.hook, run: { ...s.hook.run, protocol: 'claude' } } as Hook;
     const record = await runHook(foreign, s.ctx, resolveInvocation(foreign, s.ctx), '{"event":"before_tool_call","tool":{"name":"Bash","args":{"command":"ls"}}}', s.temp, {});
-    expect(record.stdout).toMatch(/^é ü\|a=b\|\{.*"hook_event_name":"PreToolUse".*\}$/);
+    expect(record.stdout).toBe(`${process.pid}\n`);
   });
 });
+
+/** A python3 for SpawnHelper that runs the helper's program with `from` replaced by `to` (Python source, \x27 for a quote). */
+function rewritingPython(dir: string, from: string, to: string): string {
+  const python = join(dir, 'python3');
+  writeFileSync(python, `#!/bin/sh\nexec ${which('python3')} -c 'import os, sys; a = sys.argv[1:]; assert "${from}" in a[-1]; a[-1] = a[-1].replace("${from}", "${to}"); os.execv(sys.executable, [sys.executable] + a)' "$@"\n`, { mode: 0o755 });
+  return python;
+}
 
 /** `fn` with hooks spawned by Node itself (no helper), for the plain path's verdict; the helper is back afterwards. */
 async function direct<T>(fn: () => Promise<T>): Promise<T> {
@@ -145,7 +150,7 @@ describe('the same verdict as Node\'s spawn', () => {
   });
 
   it('a payload file that will not open is a failure to prepare the hook\'s files, not a missing command', async () => {
-    const started = helper.start(['/bin/cat'], '/', {}, { path: '/nonexistent/payload.json' })!;
+    const started = helper.start(['/bin/cat'], '/', RUN_ENV(), { path: '/nonexistent/payload.json' })!;
     const error = await new Promise<Error>((resolve) => started.on('error', resolve));
     expect(error).toBeInstanceOf(PayloadFileError);
     expect(error).toMatchObject({ code: 'ENOENT', message: 'ENOENT: cannot open the payload file /nonexistent/payload.json' });
@@ -170,7 +175,7 @@ describe('the start log', () => {
     const own = new SpawnHelper();
     expect(await own.ready).toBe(true);
     const logSize = (): number => statSync(`/proc/${own.pid}/fd/3`).size;
-    const runOne = (): Promise<void> => new Promise((resolve) => own.start(['/bin/true'], '/', {}, { text: '' })!.on('close', () => resolve()));
+    const runOne = (): Promise<void> => new Promise((resolve) => own.start(['/bin/true'], '/', RUN_ENV(), { path: '/dev/null' })!.on('close', () => resolve()));
     for (let batch = 0; batch < 4200 / 50; batch++) await Promise.all(Array.from({ length: 50 }, runOne));
     // 4,200 starts of about 11 bytes: some 46 KB, had it not been emptied after the 4,096th.
     expect(logSize()).toBeLessThan(200 * 16);
@@ -186,16 +191,20 @@ describe('when the helper cannot help', () => {
       const broken = new SpawnHelper(python);
       expect(await broken.ready).toBe(false);
       expect(broken.usable).toBe(false);
-      expect(broken.start(['/bin/true'], '/', {}, { text: '' })).toBeUndefined();
+      expect(broken.start(['/bin/true'], '/', RUN_ENV(), { path: '/dev/null' })).toBeUndefined();
     }
   });
 
   it('a request only Node can start as it must is left to Node: an empty argv[0], a NUL or lone surrogate, an odd variable name', () => {
-    expect(helper.start([''], '/', {}, { text: '' })).toBeUndefined();
-    expect(helper.start(['/bin/echo', 'a\0b'], '/', {}, { text: '' })).toBeUndefined();
-    expect(helper.start(['/bin/echo'], '/', { X: '\uD800' }, { text: '' })).toBeUndefined();
-    expect(helper.start(['/bin/echo'], '/', { 'A=B': 'c' }, { text: '' })).toBeUndefined();
-    expect(helper.start(['/bin/echo'], '/', { '': 'c' }, { text: '' })).toBeUndefined();
+    expect(helper.start([''], '/', RUN_ENV(), { path: '/dev/null' })).toBeUndefined();
+    expect(helper.start(['/bin/echo', 'a\0b'], '/', RUN_ENV(), { path: '/dev/null' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { ...RUN_ENV(), X: '\uD800' }, { path: '/dev/null' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { ...RUN_ENV(), 'A=B': 'c' }, { path: '/dev/null' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', { ...RUN_ENV(), '': 'c' }, { path: '/dev/null' })).toBeUndefined();
+    // A run without a result file of its own could not be found again if the helper died starting it.
+    expect(helper.start(['/bin/echo'], '/', {}, { path: '/dev/null' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', RUN_ENV(), { text: '' })).toBeUndefined();
+    expect(helper.start(['/bin/echo'], '/', RUN_ENV(), { path: '/dev/null' })).toBeDefined();
   });
 
   it('a helper killed under a running hook: the hook\'s group is killed, the hook runs again directly, the verdict is the plain one', async () => {
@@ -216,7 +225,7 @@ describe('when the helper cannot help', () => {
   it('a helper killed after a hook exited, while it waits for the pipes a grandchild holds: the exit stands, nothing runs again', async () => {
     const own = new SpawnHelper();
     expect(await own.ready).toBe(true);
-    const child = own.start(['/bin/bash', '-c', '(exec sleep 30) & exit 3'], '/', {}, { text: '' })!;
+    const child = own.start(['/bin/bash', '-c', '(exec sleep 30) & exit 3'], '/', RUN_ENV(), { path: '/dev/null' })!;
     const ended = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
     await eventually(() => child.exit !== undefined);
     process.kill(own.pid!, 'SIGKILL');
@@ -227,12 +236,10 @@ describe('when the helper cannot help', () => {
   it('a helper that dies between starting a hook and reporting it: the hook is found in its start log, killed with its group, and run again directly', async () => {
     // A python3 that runs the helper with a kill of itself just before each report of a start.
     const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-dies-'));
-    const python = join(dir, 'python3');
-    writeFileSync(python, `#!/bin/sh\nexec ${which('python3')} -c 'import os, sys; a = sys.argv[1:]; a[-1] = a[-1].replace("    frame(b\\x27S\\x27, rid", "    os.kill(os.getpid(), 9)\\n    frame(b\\x27S\\x27, rid"); os.execv(sys.executable, [sys.executable] + a)' "$@"\n`, { mode: 0o755 });
-    const dying = new SpawnHelper(python);
+    const dying = new SpawnHelper(rewritingPython(dir, "    frame(b\\x27S\\x27, rid", "    os.kill(os.getpid(), 9)\\n    frame(b\\x27S\\x27, rid"));
     expect(await dying.ready).toBe(true);
     const marker = join(dir, 'pid');
-    const child = dying.start(['/bin/bash', '-c', `echo $$ > ${marker}; exec sleep 30`], '/', {}, { text: '' })!;
+    const child = dying.start(['/bin/bash', '-c', `echo $$ > ${marker}; exec sleep 30`], '/', RUN_ENV(), { path: '/dev/null' })!;
     const ended = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     expect(await ended).toBe('SIGKILL');
     expect(child.pid).toBeUndefined();
@@ -241,6 +248,54 @@ describe('when the helper cannot help', () => {
     expect(started).toBeGreaterThan(0);
     await eventually(() => !isAlive(started!));
     if (existsSync(marker)) expect(Number(readFileSync(marker, 'utf8'))).toBe(started);
+  });
+
+  it('a helper that dies inside posix_spawn (the hook exec\'d, its start in no log): the hook is found by its result file, killed, and run again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-dies-spawning-'));
+    const dying = new SpawnHelper(rewritingPython(dir, "    if not log(b\\x27S ", "    os.kill(os.getpid(), 9)\\n    if not log(b\\x27S "));
+    expect(await dying.ready).toBe(true);
+    const marker = join(dir, 'pid');
+    const child = dying.start(['/bin/sh', '-c', `echo $$ > ${marker}.tmp; mv ${marker}.tmp ${marker}; exec sleep 30`], '/', RUN_ENV(), { path: '/dev/null' })!;
+    const ended = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    // The event loop held until the hook runs, so the helper's death is seen only once it does.
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(marker) && Date.now() < deadline);
+    expect(await ended).toBe('SIGKILL');
+    expect(child.startedPid()).toBeUndefined();
+    expect(child.lost).toBe(true);
+    await eventually(() => !isAlive(Number(readFileSync(marker, 'utf8'))));
+  });
+
+  it('a helper killed after a hook exited, before we read its reports: its output and exit are read, and stand', async () => {
+    const own = new SpawnHelper();
+    expect(await own.ready).toBe(true);
+    const child = own.start(['/bin/sh', '-c', 'echo its output; exit 4'], '/', RUN_ENV(), { path: '/dev/null' })!;
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const ended = new Promise<[number | null, string | null, string]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal, output])));
+    // The event loop held until the start log says the hook exited; then the helper dies, its frames unread.
+    const deadline = Date.now() + 20_000;
+    while (!/^X \d+ \d+$/m.test(readFileSync(`/proc/${own.pid}/fd/3`, 'latin1')) && Date.now() < deadline);
+    process.kill(own.pid!, 'SIGKILL');
+    // A request to the dead helper fails to write (EPIPE): that alone must not settle the runs before its frames are read.
+    expect(own.start(['/bin/true'], '/', RUN_ENV(), { path: '/dev/null' })).toBeDefined();
+    expect(await ended).toEqual([4, null, 'its output\n']);
+    expect(child.lost).toBe(false);
+  });
+
+  it('a start log it cannot write to: the hook is not started, a launch error, and the helper goes on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-full-'));
+    const python = join(dir, 'python3');
+    writeFileSync(python, `#!/bin/sh\nulimit -f 0\nexec ${which('python3')} "$@"\n`, { mode: 0o755 });
+    const full = new SpawnHelper(python);
+    expect(await full.ready).toBe(true);
+    const marker = join(dir, 'ran');
+    const started = full.start(['/bin/sh', '-c', `touch ${marker}`], '/', RUN_ENV(), { path: '/dev/null' })!;
+    const error = await new Promise<NodeJS.ErrnoException>((resolve) => started.on('error', resolve));
+    expect(error.code).toBe('EIO');
+    expect(existsSync(marker)).toBe(false);
+    expect(full.usable).toBe(true);
+    full.close();
   });
 
   it('stopEverything while a hook is being started kills it too, though its start was not reported yet', async () => {
