@@ -103,7 +103,7 @@ export class SpawnHelper {
   private nextId = 1;
   private readonly runs = new Map<number, HelperChild>();
   private buffered: Buffer = Buffer.alloc(0);
-  /** The helper's start log (an unlinked file it appends "ID PID" to as it starts each hook) and what was read of it. */
+  /** The helper's start log (an unlinked file it appends P, S and X lines to: spawn-helper-script.ts) and what was read of it. */
   private startLog: number | undefined;
   private startLogRead = 0;
   private startsForgotten = 1;
@@ -154,7 +154,8 @@ export class SpawnHelper {
   private stop(): void {
     if (this.dead || this.stopped) return;
     this.stopped = true;
-    // Synchronously, for the hooks it started and had not reported: we may exit before it acts on its SIGTERM.
+    // Synchronously, every hook it runs, also one it logged and had not reported: we may exit before it acts on
+    // its SIGTERM. One it is starting right now it kills itself, once posix_spawn returns.
     for (const [id, child] of this.runs) {
       const pid = child.pid ?? this.pidStarted(id);
       if (pid !== undefined) killGroup(pid, 'SIGKILL');

@@ -59,7 +59,8 @@ describe('hooks started by the helper', () => {
   });
 
   it('each lead a session of their own, so a kill reaches everything they fork', async () => {
-    const record = await bash('echo $$; ps -o sid= -p $$');
+    // Field 6 of /proc/PID/stat is the session id (after the command in parentheses).
+    const record = await bash('echo $$; cut -d" " -f6 /proc/$$/stat');
     const [pid, sid] = record.stdout.trim().split('\n').map((l) => Number(l.trim()));
     expect(sid).toBe(pid);
   });
@@ -83,7 +84,10 @@ describe('hooks started by the helper', () => {
   });
 
   it('the helper leads a session of its own: a terminal\'s ^C, sent to our group, never reaches it', () => {
-    const sid = (pid: number): number => Number(execFileSync('ps', ['-o', 'sid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+    const sid = (pid: number): number => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    };
     expect(sid(helper.pid!)).toBe(helper.pid);
     expect(sid(helper.pid!)).not.toBe(sid(process.pid));
   });
@@ -239,7 +243,7 @@ describe('when the helper cannot help', () => {
     const dying = new SpawnHelper(rewritingPython(dir, "    frame(b\\x27S\\x27, rid", "    os.kill(os.getpid(), 9)\\n    frame(b\\x27S\\x27, rid"));
     expect(await dying.ready).toBe(true);
     const marker = join(dir, 'pid');
-    const child = dying.start(['/bin/bash', '-c', `echo $$ > ${marker}; exec sleep 30`], '/', RUN_ENV(), { path: '/dev/null' })!;
+    const child = dying.start(['/bin/bash', '-c', `echo $$ > ${marker}.tmp; mv ${marker}.tmp ${marker}; exec sleep 30`], '/', RUN_ENV(), { path: '/dev/null' })!;
     const ended = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     expect(await ended).toBe('SIGKILL');
     expect(child.pid).toBeUndefined();
