@@ -9,7 +9,7 @@ import type { Hook } from '../../src/core/config.js';
 import { normaliseHooksFile } from '../../src/core/normalise.js';
 import { withJobLock } from '../../src/outbox/claim.js';
 import { type Job, newJob } from '../../src/outbox/job.js';
-import { type JobRunOptions, fileJob, fileJobAsync, runDurableJob } from '../../src/outbox/run-job.js';
+import { type JobRunOptions, fileJob, fileJobAsync, jobRunHistoryStatus, runDurableJob } from '../../src/outbox/run-job.js';
 import { ensureOutbox, jobPath, locksDir } from '../../src/outbox/store.js';
 import { TempFiles } from '../../src/run/runtime.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
@@ -240,6 +240,59 @@ describe('runDurableJob', () => {
     const run = await o.run(id, hook);
     expect(run).toMatchObject({ outcome: 'pending', error: expect.stringMatching(/^ran, but cannot file the job \(\w+\); it stays pending$/), record: { status: 'ok' } });
     expect(existsSync(join(o.marks, 'ran'))).toBe(true);
+  });
+});
+
+describe('a detached durable job (detach: true): delivered by its launch', () => {
+  it('is done once the process started: not waited for, its log kept, history "started"', async () => {
+    const o = outbox();
+    const hook = o.hook(`while [ ! -e ${o.marks}/go ]; do sleep 0.02; done; echo late > ${o.marks}/late`, { mode: 'fire_and_forget', detach: true });
+    const id = o.pending(hook);
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'done', launched: { pid: expect.any(Number) }, warnings: [], logPath: expect.any(String) });
+    expect(run.record).toBeUndefined();
+    expect(jobRunHistoryStatus(run)).toBe('started');
+    expect(o.read('done', id)).toMatchObject({ job_id: id, state: 'done', retries: 1 });
+    expect(o.read('pending', id)).toBeUndefined();
+    // It runs on after the job was filed, in a group of its own.
+    expect(isAlive(run.launched!.pid)).toBe(true);
+    writeFileSync(join(o.marks, 'go'), '');
+    await eventually(() => existsSync(join(o.marks, 'late')));
+  });
+
+  it('is failed, with the launch error and its end time, when the process cannot start', async () => {
+    const o = outbox();
+    const hook = normaliseHooksFile({ hooks: [{ id: 'deliver', event: 'after_tool_call', run: { type: 'command', argv: [join(o.marks, 'missing')] }, execution: { mode: 'fire_and_forget', delivery: 'durable', detach: true } }] }, 'global', join(o.configDir, 'hooks', 'hooks.yaml')).hooks[0]!;
+    const id = o.pending(hook);
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'failed', record: { status: 'launch_error' }, warnings: [] });
+    expect(run.launched).toBeUndefined();
+    expect(jobRunHistoryStatus(run)).toBe('launch_error');
+    const filed = o.read('failed', id)!;
+    expect(filed).toMatchObject({ state: 'failed', retries: 1, error: run.record!.error });
+    expect(filed.error).toContain('missing');
+    expect(Date.parse(filed.last_finished_at!)).toBeGreaterThan(0);
+  });
+
+  it('stays pending, saying it started, when the launched job cannot be filed', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`, { mode: 'fire_and_forget', detach: true });
+    const id = o.pending(hook);
+    rmSync(join(o.configDir, 'hooks', 'outbox', 'done'), { recursive: true });
+    writeFileSync(join(o.configDir, 'hooks', 'outbox', 'done'), 'not a folder');
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'pending', launched: { pid: expect.any(Number) }, error: expect.stringMatching(/^started, but cannot file the job \(\w+\); it stays pending$/) });
+    await eventually(() => existsSync(join(o.marks, 'ran')));
+  });
+
+  it('stays pending, saying it could not start, when the failed launch cannot be filed', async () => {
+    const o = outbox();
+    const hook = normaliseHooksFile({ hooks: [{ id: 'deliver', event: 'after_tool_call', run: { type: 'command', argv: [join(o.marks, 'missing')] }, execution: { mode: 'fire_and_forget', delivery: 'durable', detach: true } }] }, 'global', join(o.configDir, 'hooks', 'hooks.yaml')).hooks[0]!;
+    const id = o.pending(hook);
+    rmSync(join(o.configDir, 'hooks', 'outbox', 'failed'), { recursive: true });
+    writeFileSync(join(o.configDir, 'hooks', 'outbox', 'failed'), 'not a folder');
+    const run = await o.run(id, hook);
+    expect(run).toMatchObject({ outcome: 'pending', record: { status: 'launch_error' }, error: expect.stringMatching(/^could not start, but cannot file the job \(\w+\); it stays pending$/) });
   });
 });
 
