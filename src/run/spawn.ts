@@ -393,9 +393,10 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       const lost = child instanceof HelperChild && child.lost ? { lost: true } : {};
       resolvePromise({ ...ended, ...(errorAfterSpawn !== undefined ? { errorAfterSpawn } : {}), ...lost, timedOut: timeout.fired(), stdout, stderr });
     };
-    child.once('spawn', () => {
-      spawned = true;
-      if (child.pid === undefined) return;
+    let noted = false;
+    const noteStart = (): void => {
+      if (noted || child.pid === undefined) return;
+      noted = true;
       trackGroup(child.pid);
       try {
         onSpawn?.(child.pid);
@@ -403,6 +404,13 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
         // The caller's note of the pid failed; the hook runs on, bounded by its timeout, and its ending is still the verdict.
         errorAfterSpawn = `onSpawn: ${(e as Error).message}`;
       }
+    };
+    // Node's spawn knows the pid at once: tracked before anything else can run (a stopEverything() must reach
+    // a hook that is already running). The helper tells it with its report of the start.
+    if (!(child instanceof HelperChild)) noteStart();
+    child.once('spawn', () => {
+      spawned = true;
+      noteStart();
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
       if (err instanceof PayloadFileError) finish({ exitCode: null, signal: null, launchError: `cannot prepare the hook's files: ${err.message}`, errorCode: err.code });
