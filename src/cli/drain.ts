@@ -27,6 +27,8 @@ function count(opts: Record<string, unknown>, key: string, what: string): number
 export async function runDrain(_args: string[], opts: Record<string, unknown>, globals: CliGlobals): Promise<CommandResult> {
   const limit = count(opts, 'limit', 'limit');
   const pruneDays = count(opts, 'pruneDone', 'prune-done');
+  // A drain may run many hooks: a spawn helper from its eighth on (a dry run, a requeue or a prune starts none).
+  useSpawnHelper();
   const { outboxChoice } = await import('../outbox/pg/choice.js');
   const choice = await outboxChoice(configDirOf(globals));
   if (choice.backend === 'postgres') return runPostgresDrain(opts, globals, choice, limit, pruneDays);
@@ -49,7 +51,6 @@ export async function runDrain(_args: string[], opts: Record<string, unknown>, g
       }
     : undefined;
   stopOnTermination();
-  if (!opts.dryRun) useSpawnHelper();
   const summary = await drainOutbox({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}), ...(progress ? { onProgress: progress } : {}) });
   if (opts.json) return { stdout: JSON.stringify(summary, null, 2), exitCode: EXIT.ok };
   return { stdout: renderSummary(summary, Boolean(opts.dryRun)), exitCode: EXIT.ok };
@@ -109,7 +110,6 @@ async function runPostgresDrain(opts: Record<string, unknown>, globals: CliGloba
     const { PostgresOutbox } = await import('../outbox/pg/backend.js');
     return prunedResult(pruneDays, await new PostgresOutbox(choice).pruneDone(pruneDays), Boolean(opts.json));
   }
-  if (!opts.dryRun) useSpawnHelper();
   if (!opts.watch) {
     stopOnTermination();
     const summary = await drainPostgres({ ...globals, dryRun: Boolean(opts.dryRun), ...(limit !== undefined ? { limit } : {}) }, choice);
@@ -156,7 +156,6 @@ async function runWatch(opts: Record<string, unknown>, globals: CliGlobals, limi
     const at = new Date().toISOString();
     process.stderr.write(json ? `${JSON.stringify({ at, ...fields })}\n` : `${at} ${text}\n`);
   };
-  useSpawnHelper();
   const seenUntrusted = new Set<string>();
   const seenWarnings = new Set<string>();
   const { Watcher } = await import('../outbox/watch.js');

@@ -13,7 +13,7 @@ import { resolveFromHookFile } from '../core/hook-paths.js';
 import type { HookContext } from '../core/hook-template.js';
 import { hookProcessEnv, resolveInvocation } from './invocation.js';
 import { formatLog, logName } from './logs.js';
-import { type RunRecord, launchErrorOf, launchFailure, promptBody, startGroupLeader } from './spawn.js';
+import { type RunRecord, filesFailure, launchErrorOf, launchFailure, promptBody, startGroupLeader } from './spawn.js';
 import { verifiedArgv } from './verified-script.js';
 
 export interface DetachedFiles {
@@ -56,7 +56,7 @@ export async function launchDetached(hook: Hook, ctx: HookContext, payload: stri
     child.unref();
     return started;
   } catch (e) {
-    return { launchError: `cannot prepare the hook's files: ${(e as Error).message}` };
+    return { launchError: filesFailure(e as Error).launchError };
   } finally {
     for (const fd of fds) closeSync(fd);
   }
@@ -99,7 +99,7 @@ export async function startDetached(hook: Hook, ctx: HookContext, payload: strin
     if ('pid' in launch) return { pid: launch.pid, logPath: files.log };
     failure = launchFailure(launch.launchError);
   } catch (e) {
-    failure = launchFailure(`cannot prepare the hook's files: ${(e as Error).message}`);
+    failure = launchFailure(filesFailure(e as Error).launchError);
   }
   return files && writeFailureLog(files.log, formatLog(hook, failure)) ? { failure, logPath: files.log } : { failure };
 }

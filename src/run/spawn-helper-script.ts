@@ -18,7 +18,7 @@
 //      it exited (a forked grandchild may hold them open), as Node's runner does.
 // The start log, fd 3, is a file, never a pipe that a busy reader leaves
 // full: "P ID" before each posix_spawn, "S ID PID" the moment it returns,
-// "X PID STATUS" as soon as SIGCHLD says a hook exited (the handler reaps and
+// "X PID exit N" or "X PID signal N" as soon as SIGCHLD says a hook exited (the handler reaps and
 // writes it, even while the helper is blocked writing a frame). If the helper
 // dies, the runner reads there which hooks had exited, which run on, and which
 // were being started (the runner finds those by their CHRYS_HOOK_RESULT).
@@ -185,15 +185,13 @@ def start(req):
         os.close(fd)
     frame(b'S', rid, str(pid).encode())
     runs[pid] = Run(rid, pid, r_out, r_err)
-    if pid in early:
-        runs[pid].exited(early.pop(pid))
     if stopping:
         # SIGTERM came while this one was being started, before it was in runs.
         kill_group(pid)
     reap()
 
+# Reaped by the SIGCHLD handler, settled by the main loop: a run registers before the loop looks again.
 reaped = []
-early = {}
 
 def on_sigchld(*_):
     while True:
@@ -203,7 +201,7 @@ def on_sigchld(*_):
             return
         if pid == 0:
             return
-        log(b'X %d %d\n' % (pid, status))
+        log(b'X %d %s\n' % (pid, how(status)))
         reaped.append((pid, status))
 
 def reap():
@@ -212,8 +210,6 @@ def reap():
         pid, status = reaped.pop(0)
         if pid in runs:
             runs[pid].exited(status)
-        else:
-            early[pid] = status
 
 pending = bytearray()
 requests_open = True

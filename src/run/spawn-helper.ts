@@ -61,6 +61,11 @@ export class HelperChild extends EventEmitter implements HookProcess {
   ) {
     super();
   }
+
+  /** Its pid as reported, or else as the start log has it. */
+  knownPid(): number | undefined {
+    return this.pid ?? this.startedPid();
+  }
   /** Set when the helper died under this run: its group was killed, and the runner runs it again directly. */
   lost = false;
   readonly stdin = null;
@@ -156,8 +161,8 @@ export class SpawnHelper {
     this.stopped = true;
     // Synchronously, every hook it runs, also one it logged and had not reported: we may exit before it acts on
     // its SIGTERM. One it is starting right now it kills itself, once posix_spawn returns.
-    for (const [id, child] of this.runs) {
-      const pid = child.pid ?? this.pidStarted(id);
+    for (const child of this.runs.values()) {
+      const pid = child.knownPid();
       if (pid !== undefined) killGroup(pid, 'SIGKILL');
     }
     try {
@@ -260,7 +265,7 @@ export class SpawnHelper {
     this.runs.clear();
     this.readStartLog();
     for (const [id, child] of runs) {
-      const pid = child.pid ?? this.startedPids.get(id);
+      const pid = child.knownPid();
       const exit = child.exit ?? (pid !== undefined ? this.exitsByPid.get(pid) : undefined);
       if (exit !== undefined) {
         // It had exited: its verdict stands (its output may be cut short), it is not run again.
@@ -287,7 +292,7 @@ export class SpawnHelper {
     return this.startedPids.get(id);
   }
 
-  /** Reads what the helper appended to its start log since last asked: P ID, S ID PID, X PID STATUS. */
+  /** Reads what the helper appended to its start log since last asked: P ID, S ID PID, X PID exit N|signal N. */
   private readStartLog(): void {
     if (this.startLog === undefined) return;
     const size = fstatSync(this.startLog).size;
@@ -297,14 +302,14 @@ export class SpawnHelper {
     const complete = text.lastIndexOf(0x0a) + 1;
     this.startLogRead += complete;
     for (const line of text.subarray(0, complete).toString('latin1').split('\n')) {
-      const [kind, a, b] = line.split(' ');
+      const [kind, a, b, rest] = line.split(' ');
       const x = Number(a);
       const y = Number(b);
       if (kind === 'P') this.beingStarted.add(x);
       else if (kind === 'S' && y > 0) {
         this.beingStarted.delete(x);
         this.startedPids.set(x, y);
-      } else if (kind === 'X' && x > 0) this.exitsByPid.set(x, exitOf(waitStatusText(y)));
+      } else if (kind === 'X' && x > 0 && rest !== undefined) this.exitsByPid.set(x, exitOf(`${b} ${rest}`));
     }
   }
 
@@ -357,7 +362,7 @@ const nodeSpawnMessage = (code: string, file: string): string => (REPORTED_WITH_
 const SIGNAL_NAMES = new Map<number, NodeJS.Signals>();
 for (const [name, n] of Object.entries(constants.signals)) if (!SIGNAL_NAMES.has(n)) SIGNAL_NAMES.set(n, name as NodeJS.Signals);
 
-/** The W frame's "exit N" or "signal N" as Node's 'exit' event would give it. */
+/** "exit N" or "signal N" (a W frame, an X line of the start log) as Node's 'exit' event would give it. */
 function exitOf(text: string): { code: number | null; signal: NodeJS.Signals | null } {
   const [how, value] = text.split(' ');
   const n = Number(value);
@@ -365,9 +370,6 @@ function exitOf(text: string): { code: number | null; signal: NodeJS.Signals | n
   const signal = SIGNAL_NAMES.get(n);
   return signal ? { code: null, signal } : { code: 0, signal: null };
 }
-
-/** A wait status as the W frame gives it. */
-const waitStatusText = (status: number): string => ((status & 0x7f) !== 0 && (status & 0x7f) !== 0x7f ? `signal ${status & 0x7f}` : `exit ${(status >> 8) & 0xff}`);
 
 /**
  * Kills the process group of every process of ours whose environment holds

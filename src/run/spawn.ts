@@ -114,7 +114,8 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     try {
       prepared = prepare(hook, invocation, payload, temp, tempFile, tempDirs, opts.sharedPayloadFile);
     } catch (e) {
-      return notStarted(`cannot prepare the hook's files: ${(e as Error).message}`, (e as NodeJS.ErrnoException).code);
+      const failure = filesFailure(e as Error);
+      return notStarted(failure.launchError, failure.errorCode);
     }
     if (typeof prepared === 'string') return notStarted(prepared);
     const { argv, resultFile } = prepared;
@@ -339,6 +340,12 @@ export interface LaunchError {
   errorCode?: string;
 }
 
+/** The launch error of a hook whose files could not be made or opened: the system's message, and its code. */
+export const filesFailure = (e: Error & { code?: unknown }): LaunchError => ({
+  launchError: `cannot prepare the hook's files: ${e.message}`,
+  ...(typeof e.code === 'string' ? { errorCode: e.code } : {}),
+});
+
 const spawnErrorText = (err: NodeJS.ErrnoException, command: string): string =>
   err.code === 'ENOENT' ? `command not found: ${command}` : err.code === 'EACCES' ? `permission denied: ${command} is not executable` : err.message;
 
@@ -381,7 +388,7 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
     let errorAfterSpawn: string | undefined;
     const kill = (signal: NodeJS.Signals): void => {
       // A helper's run may have started before the helper's report of it reached us: its start log knows.
-      const pid = child.pid ?? (child instanceof HelperChild ? child.startedPid() : undefined);
+      const pid = child instanceof HelperChild ? child.knownPid() : child.pid;
       if (pid !== undefined) killGroup(pid, signal);
     };
     const timeout = armTimeout(timeoutMs, kill);
@@ -413,7 +420,7 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       noteStart();
     });
     child.on('error', (err: NodeJS.ErrnoException) => {
-      if (err instanceof PayloadFileError) finish({ exitCode: null, signal: null, launchError: `cannot prepare the hook's files: ${err.message}`, errorCode: err.code });
+      if (err instanceof PayloadFileError) finish({ exitCode: null, signal: null, ...filesFailure(err) });
       else if (!spawned) finish({ exitCode: null, signal: null, ...launchErrorOf(err, argv[0]!) });
       else errorAfterSpawn ??= err.message;
     });
@@ -439,7 +446,7 @@ function startDirectly(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdi
   try {
     if ('path' in stdin) fd = openSync(stdin.path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (e) {
-    return { launchError: `cannot prepare the hook's files: ${(e as Error).message}`, ...(typeof (e as NodeJS.ErrnoException).code === 'string' ? { errorCode: (e as NodeJS.ErrnoException).code! } : {}) };
+    return filesFailure(e as Error);
   }
   const started = startGroupLeader(argv, cwd, env, [fd ?? 'pipe', 'pipe', 'pipe']);
   // The child holds its own copy of the file's descriptor once spawned.
