@@ -58,6 +58,8 @@ export class HelperChild extends EventEmitter implements HookProcess {
     readonly resultFile: string | undefined,
     /** The pid the helper's start log holds for this run, for a kill before the start was reported. */
     readonly startedPid: () => number | undefined,
+    /** Gives the helper up as unresponsive (it is killed, and its runs settle as on its death). */
+    readonly abandon: () => void,
   ) {
     super();
   }
@@ -167,6 +169,8 @@ export class SpawnHelper {
     }
     try {
       this.process?.kill('SIGTERM');
+      // A helper stopped with SIGSTOP acts on its SIGTERM only once it runs again; it would outlive us stopped.
+      this.process?.kill('SIGCONT');
     } catch {
       // gone already: its runs end as it does
     }
@@ -197,12 +201,26 @@ export class SpawnHelper {
     if (!file || !('path' in stdin) || !env.CHRYS_HOOK_RESULT || names.some((n) => n === '' || n.includes('='))) return undefined;
     if (!plain([...argv, cwd, ...names, ...Object.values(env).map((v) => v ?? ''), stdin.path])) return undefined;
     const id = this.nextId++;
-    const child = new HelperChild(file, stdin.path, env.CHRYS_HOOK_RESULT, () => this.pidStarted(id));
+    const child = new HelperChild(file, stdin.path, env.CHRYS_HOOK_RESULT, () => this.pidStarted(id), () => this.abandon());
     this.runs.set(id, child);
     const request = { id, argv, cwd, env, stdin_path: stdin.path };
     this.process!.stdin!.write(`${JSON.stringify(request)}\n`);
     this.refWhileBusy();
     return child;
+  }
+
+  /**
+   * A helper that does not report a hook whose group was killed (stopped with
+   * SIGSTOP, or hung) is killed: SIGKILL reaches a stopped process. Its runs
+   * then settle as on any death of it, and later hooks start directly.
+   */
+  private abandon(): void {
+    if (this.dead) return;
+    try {
+      this.process?.kill('SIGKILL');
+    } catch {
+      // gone already: its runs end as it does
+    }
   }
 
   /** Ends the helper once what it runs has ended (it exits when its stdin closes). */

@@ -242,6 +242,26 @@ describe('when the helper cannot help', () => {
     expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
   });
 
+  it('a helper stopped (SIGSTOP) under a hook: at its timeout the group is killed, the helper given up, the run timed out and not run again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-stopped-'));
+    const marker = join(dir, 'runs');
+    const s = setup(['bash', '-c', `echo $$ >> ${marker}; exec sleep 30`]);
+    s.hook.execution.timeout_seconds = 0.5;
+    const stoppedHelper = helper.pid!;
+    const running = runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    await eventually(() => existsSync(marker) && readFileSync(marker, 'utf8').endsWith('\n'));
+    const hookPid = Number(readFileSync(marker, 'utf8'));
+    process.kill(stoppedHelper, 'SIGSTOP');
+    const record = await running;
+    expect(record.status).toBe('timeout');
+    // One run only: a hook that timed out is not started again when its helper is given up.
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(isAlive(hookPid)).toBe(false);
+    await eventually(() => !isAlive(stoppedHelper));
+    expect(helper.usable).toBe(false);
+    expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
+  });
+
   it('a helper killed after a hook exited, while it waits for the pipes a grandchild holds: the exit stands, nothing runs again', async () => {
     const own = new SpawnHelper();
     expect(await own.ready).toBe(true);
@@ -320,6 +340,20 @@ describe('when the helper cannot help', () => {
     const record = await running;
     expect(record).toMatchObject({ status: 'failed', signal: 'SIGKILL' });
     expect(isAlive(Number(readFileSync(marker, 'utf8')))).toBe(false);
+  });
+
+  it('stopEverything with the helper stopped (SIGSTOP): it is woken to act on its SIGTERM, not left behind stopped', async () => {
+    const own = new SpawnHelper();
+    expect(await own.ready).toBe(true);
+    const pid = own.pid!;
+    const state = (): string => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat[stat.lastIndexOf(')') + 2]!; };
+    process.kill(pid, 'SIGSTOP');
+    await eventually(() => state() === 'T');
+    stopEverything();
+    await eventually(() => state() !== 'T');
+    // Woken, it ends once its stdin closes, as it does when we exit.
+    own.close();
+    await eventually(() => !isAlive(pid));
   });
 });
 
