@@ -115,4 +115,12 @@ describe('Cursor and Copilot CLI', () => {
     expect(valueOf(readAgentOutcome('copilot', 'preToolUse', exited(2, 'careful')))).toEqual({ context: [{ text: 'careful', channel: 'ui_notice' }] });
     expect(valueOf(readAgentOutcome('copilot', 'permissionRequest', exited(2, '')))).toEqual({ permission: 'deny', reason: 'denied (exit 2)' });
   });
+
+  // Copilot's hooks reference: postToolUseFailure "can provide recovery guidance via additionalContext"; its exit 2 there is context.
+  it('Copilot: on postToolUseFailure, exit 2 and additionalContext are guidance for the model on the failed call', () => {
+    expect(valueOf(readAgentOutcome('copilot', 'postToolUseFailure', exited(2, 'retry with --force')))).toEqual({ extra_context: 'retry with --force' });
+    expect(valueOf(readAgentOutcome('copilot', 'postToolUseFailure', exited(2, '')))).toEqual({});
+    expect(valueOf(readAgentOutcome('copilot', 'postToolUseFailure', ok('{"additionalContext":"the file is locked"}')))).toEqual({ extra_context: 'the file is locked' });
+    expect(valueOf(readAgentOutcome('copilot', 'postToolUse', exited(2, 'careful')))).toEqual({ context: [{ text: 'careful', channel: 'ui_notice' }] });
+  });
 });

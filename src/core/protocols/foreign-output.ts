@@ -31,8 +31,10 @@ export function readAgentOutcome<T extends AgentRun>(protocol: AgentProtocol, ag
   if (run.status === 'ok') return withResult(run, ...fromStdout(protocol, agentEvent, run.stdout));
   if (run.status !== 'failed' || run.exitCode === null) return run; // timeout, signal, launch error
   const stderr = run.stderr.trim();
+  // Copilot CLI reads exit 2 as recovery guidance for the model on postToolUseFailure.
+  if (run.exitCode === 2 && protocol === 'copilot' && agentEvent === 'postToolUseFailure') return withResult(run, { kind: 'json', value: stderr ? { extra_context: stderr } : {} });
   if (run.exitCode === 2 && protocol === 'copilot' && !protocolOf(protocol).exit2Blocks.includes(agentEvent)) {
-    // Copilot CLI reads exit 2 as a warning, except on permissionRequest.
+    // Elsewhere as a warning, except on permissionRequest.
     return withResult(run, { kind: 'json', value: stderr ? { context: [{ text: stderr, channel: 'ui_notice' }] } : {} });
   }
   if (run.exitCode === 2 && protocol === 'copilot') return withResult(run, { kind: 'json', value: { permission: 'deny', reason: stderr || 'denied (exit 2)' } });
@@ -198,7 +200,7 @@ function fromCursorJson(agentEvent: string, json: JsonObject): JsonObject {
   if ((agentEvent === 'stop' || agentEvent === 'subagentStop') && str(json.followup_message)) Object.assign(out, { action: 'block', reason: str(json.followup_message)! });
   const added = str(json.additional_context);
   if (added) {
-    if (agentEvent === 'postToolUse') out.extra_context = added;
+    if (agentEvent === 'postToolUse' || agentEvent === 'postToolUseFailure') out.extra_context = added;
     else contexts.push({ text: added, channel: 'pre_prompt' });
   }
   if (str(json.user_message) && out.action === undefined) contexts.push({ text: str(json.user_message)!, channel: 'ui_notice' });
@@ -222,7 +224,7 @@ function fromCopilotJson(agentEvent: string, json: JsonObject): JsonObject {
   }
   const added = str(json.additionalContext);
   if (added) {
-    if (agentEvent === 'postToolUse') out.extra_context = added;
+    if (agentEvent === 'postToolUse' || agentEvent === 'postToolUseFailure') out.extra_context = added;
     else contexts.push({ text: added, channel: 'pre_prompt' });
   }
   if (contexts.length > 0) out.context = contexts;

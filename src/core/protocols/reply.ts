@@ -238,7 +238,7 @@ function copilotReply(d: Decision, asked: string): AgentReply {
   const reason = d.reason || 'blocked by chrys-hooks';
   const notices: string[] = [];
   const out: JsonObject = {};
-  const context = [...d.system_reminders, ...(asked === 'postToolUse' ? d.extra_context : []), ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text)].join('\n\n');
+  const context = [...d.system_reminders, ...(asked === 'postToolUse' || asked === 'postToolUseFailure' ? d.extra_context : []), ...d.contexts.filter((c) => c.channel !== 'ui_notice').map((c) => c.text)].join('\n\n');
   switch (asked) {
     case 'preToolUse':
       if (d.blocked) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: reason });

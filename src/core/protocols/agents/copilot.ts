@@ -24,7 +24,8 @@ export const copilot: AgentProtocolDescriptor = {
   // A hook's exit 2 there denies the permission; chrys-hooks itself always answers in JSON.
   exit2Blocks: ['permissionRequest'],
   exit2Feedback: [],
-  contextEvents: ['preToolUse', 'postToolUse', 'sessionStart', 'notification'],
+  // postToolUseFailure: recovery guidance for the failed tool, from additionalContext or a hook's exit 2.
+  contextEvents: ['preToolUse', 'postToolUse', 'postToolUseFailure', 'sessionStart', 'notification'],
   plainTextContext: [],
   env: {},
   session: { source: 'new', restoredSource: 'resume', endReason: 'complete' },
