@@ -40,6 +40,7 @@ describe('connect.ts without a server', () => {
     [new Error('timeout expired'), true], [new Error('Connection terminated unexpectedly'), true], [new Error('read ECONNRESET'), true],
     [new Error('Client has encountered a connection error and is not queryable'), true], [new Error('Client was closed and is not queryable'), true],
     [new Error('TERMINATED'), true], [new Error('syntax error at or near "x"'), false], [{}, false], ['a string', false],
+    [null, false], [undefined, false], [{ code: 57 }, false], [{ message: 404 }, false],
   ])('isUnreachable(%j) is %s', (e, yes) => {
     expect(isUnreachable(e)).toBe(yes);
   });
@@ -68,6 +69,12 @@ describe('connect.ts without a server', () => {
     expect(bug.message).toBe('PostgreSQL outbox: syntax error in postgres://chrys:***@db/outbox');
     expect(bug.hint).toBe('please report this with the command you ran');
     expect(outboxError(url, 'odd').message).toBe('PostgreSQL outbox: odd');
+    // A driver may reject with anything: a null or a number is a bug of its, reported, never a TypeError of ours.
+    expect(outboxError(url, null).message).toBe('PostgreSQL outbox: null');
+    expect(outboxError(url, undefined).code).toBe('internal');
+    expect(outboxError(url, 42).message).toBe('PostgreSQL outbox: 42');
+    expect(unreachable(url, null).message).toBe('cannot use the PostgreSQL outbox at postgres://chrys:***@db/outbox (null)');
+    expect(outboxError(url, { code: 28, message: 7 }).message).toBe('PostgreSQL outbox: [object Object]');
   });
 
   it('loads the driver once, and graphile-worker with its functions', async () => {
