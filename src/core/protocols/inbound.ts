@@ -148,7 +148,11 @@ const named = (name: string, args: JsonObject | undefined, callId?: Json): JsonO
   const kind = toolKindOf(name);
   if (kind) tool.kind = kind;
   if (typeof callId === 'string') tool.call_id = callId;
-  if (args) tool.args = args;
+  if (args) {
+    tool.args = args;
+    const canonical = canonicalArgsOf(name, args);
+    if (canonical) tool.canonical_args = canonical;
+  }
   return tool;
 };
 
