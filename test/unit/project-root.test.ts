@@ -23,7 +23,33 @@ describe('projectDirFromEnv', () => {
   });
 });
 
+describe('projectDirFromEnv: the variable named, for resolve and --explain', () => {
+  it.each([
+    ['claude', { CLAUDE_PROJECT_DIR: '/p' }, 'CLAUDE_PROJECT_DIR', '/p'],
+    ['gemini', { GEMINI_PROJECT_DIR: '/g', CLAUDE_PROJECT_DIR: '/p' }, 'GEMINI_PROJECT_DIR', '/g'],
+    // Gemini CLI and Cursor set CLAUDE_PROJECT_DIR as an alias for Claude-style scripts.
+    ['gemini', { CLAUDE_PROJECT_DIR: '/p' }, 'CLAUDE_PROJECT_DIR', '/p'],
+    ['cursor', { CURSOR_PROJECT_DIR: '/c', CLAUDE_PROJECT_DIR: '/p' }, 'CURSOR_PROJECT_DIR', '/c'],
+    ['cursor', { CLAUDE_PROJECT_DIR: '/p' }, 'CLAUDE_PROJECT_DIR', '/p'],
+    // a relative first choice is passed over for the alias
+    ['gemini', { GEMINI_PROJECT_DIR: 'rel', CLAUDE_PROJECT_DIR: '/p' }, 'CLAUDE_PROJECT_DIR', '/p'],
+  ] as const)('%s with %j: %s', (protocol, env, name, path) => {
+    expect(projectDirFromEnv(protocol, env)).toEqual({ path, source: 'env', detail: name });
+  });
+
+  it('Copilot CLI names no root, whatever it inherits', () => {
+    expect(projectDirFromEnv('copilot', { CLAUDE_PROJECT_DIR: '/p', GEMINI_PROJECT_DIR: '/g', CURSOR_PROJECT_DIR: '/c' })).toBeUndefined();
+  });
+});
+
 describe('projectRootOf', () => {
+  it('says where a root that is no variable came from', () => {
+    expect(projectRootOf(undefined, '/rec', '/in')).toEqual({ path: '/rec', source: 'session_start', detail: 'the cwd the session started in' });
+    expect(projectRootOf(undefined, undefined, '/in')).toEqual({ path: '/in', source: 'input_cwd', detail: 'the input cwd' });
+    expect(projectRootOf(undefined, '', '/in')).toMatchObject({ source: 'input_cwd' });
+    expect(projectRootOf(undefined, undefined, '')).toBeUndefined();
+  });
+
   const env = { path: '/env', source: 'env' as const, detail: 'CLAUDE_PROJECT_DIR' };
   it('prefers the variable, then the recorded start, then the input cwd', () => {
     expect(projectRootOf(env, '/rec', '/in')).toBe(env);
