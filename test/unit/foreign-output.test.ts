@@ -93,6 +93,14 @@ describe('Claude Code stdout and exit codes', () => {
   });
 });
 
+describe('Claude Code PreToolUse permissionDecisionReason', () => {
+  // Claude Code shows the reason of an allow or ask to the user, a deny's to the model.
+  it('of an allow is shown to the user, as on ask; of a deny it is the block reason', () => {
+    expect(valueOf(readAgentOutcome('claude', 'PreToolUse', ok('{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"read-only command"}}')))).toEqual({ context: [{ text: 'read-only command', channel: 'ui_notice' }] });
+    expect(valueOf(readAgentOutcome('claude', 'PreToolUse', ok('{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}')))).toEqual({ action: 'block', reason: 'no' });
+  });
+});
+
 describe('Codex exit codes', () => {
   it('counts exit 2 with empty stderr as a failure, not a block', () => {
     expect(readAgentOutcome('codex', 'PreToolUse', exited(2, ' \n'))).toMatchObject({ status: 'failed', error: expect.stringContaining('empty stderr') });

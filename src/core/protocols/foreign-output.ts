@@ -145,9 +145,10 @@ function fromClaudeJson(agentEvent: string, json: JsonObject): JsonObject {
     const permission = str(specific.permissionDecision) ?? legacy;
     if (permission === 'deny') Object.assign(out, { action: 'block', reason: str(specific.permissionDecisionReason) ?? reason ?? 'denied by hook' });
     else if (isJsonObject(specific.updatedInput)) Object.assign(out, { action: 'modify', args: specific.updatedInput });
-    // ask and defer travel beside the result (askOf); the reason they give is for the user.
+    // ask and defer travel beside the result (askOf). The reason of an allow, ask or defer is for the user
+    // (Claude Code shows it to the user, and only a deny's to the model).
     const asked = str(specific.permissionDecisionReason);
-    if ((permission === 'ask' || permission === 'defer') && asked) contexts.push({ text: asked, channel: 'ui_notice' });
+    if ((permission === 'allow' || permission === 'ask' || permission === 'defer') && asked) contexts.push({ text: asked, channel: 'ui_notice' });
     if (added) contexts.push({ text: added, channel: 'tool_preface' });
   } else if (agentEvent === 'PermissionRequest') {
     const decision = isJsonObject(specific.decision) ? specific.decision : {};
