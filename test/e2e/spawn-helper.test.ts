@@ -9,12 +9,14 @@ import { BIN, eventually, hookYaml, jobs, lines, pendingJob, useSandbox } from '
 const sandbox = useSandbox();
 
 // Each run logs "start N PARENT PPID" and "end N"; the parent is the drain (node) or the helper (python).
-// A run the helper started never ends by itself: it waits to be killed with its group when the helper dies.
+// Only a run the drain started ends by itself. One the helper started waits to be killed with its group
+// when the helper dies; so does one whose parent is already gone when it looks (the helper killed as it
+// was started), which would otherwise end, be killed too late, and end again when run directly.
 const LOGGING = (log: string): string => [
   'n=$(grep -o "\\"n\\": *[0-9]*" "$CHRYS_HOOK_PAYLOAD_FILE" | grep -o "[0-9]*$")',
   'parent=$(cat /proc/$PPID/comm)',
   `echo "start $n $parent $PPID" >> ${log}`,
-  'case $parent in python*) exec sleep 60;; esac',
+  'case $parent in node*) ;; *) exec sleep 60;; esac',
   `echo "end $n" >> ${log}`,
 ].join('; ');
 
