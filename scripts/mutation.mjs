@@ -2,7 +2,7 @@
 // against MUTATION_THRESHOLD (85 unless set): Stryker's own break threshold
 // covers the whole run only, and a well-tested folder must not hide a weak one.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const threshold = Number(process.env.MUTATION_THRESHOLD ?? 85);
 const FOLDERS = ['src/base', 'src/core', 'src/run', 'src/outbox'];
@@ -10,6 +10,14 @@ const extra = process.argv.slice(2);
 
 const run = spawnSync(process.execPath, ['node_modules/@stryker-mutator/core/bin/stryker.js', 'run', ...extra], { stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
+
+// Stryker records the absolute directory it ran in; the committed incremental file keeps no path of
+// the machine it was measured on (its file keys are relative, which is what the next run compares).
+const incremental = extra[extra.indexOf('--incrementalFile') + 1];
+if (extra.includes('--incrementalFile') && incremental) {
+  const text = readFileSync(incremental, 'utf8');
+  writeFileSync(incremental, text.replace(/"projectRoot": *"[^"]*"/, '"projectRoot": "."'));
+}
 
 const report = JSON.parse(readFileSync('reports/mutation/mutation.json', 'utf8'));
 const DETECTED = new Set(['Killed', 'Timeout']);
