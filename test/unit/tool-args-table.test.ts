@@ -136,6 +136,7 @@ describe('the shell tools: command is the argument match.command reads', () => {
     ['run_shell_command', 'command'],
     ['Shell', 'command'],
     ['bash', 'command'],
+    ['run_in_terminal', 'command'],
     ['powershell', 'command'],
   ];
 
@@ -187,6 +188,7 @@ describe('foreignArgOf: the arguments each tool takes', () => {
     ['Shell', 'cmd', 'cursor', ['command', 'cwd']],
     ['bash', 'cmd', 'copilot', ['command', 'description', 'sessionId', 'async', 'timeout']],
     ['powershell', 'cmd', 'copilot', ['command', 'description', 'sessionId', 'async', 'timeout']],
+    ['run_in_terminal', 'cmd', 'copilot', ['command', 'explanation', 'isBackground']],
     ['view', 'cmd', 'copilot', ['path', 'view_range']],
     ['create', 'cmd', 'copilot', ['path', 'file_text']],
     ['edit', 'cmd', 'copilot', ['path', 'old_str', 'new_str']],
@@ -209,14 +211,14 @@ describe('foreignArgOf: the arguments each tool takes', () => {
     ['read_file', 'path', 'gemini', PATH_FOR_GEMINI, 'file_path'],
     ['create', 'content', 'copilot', ['chrys write_file', 'claude Write', 'gemini write_file'], 'file_text'],
     // Codex's exec_command sends its line in cmd.
-    ['exec_command', 'command', 'codex', ['chrys run_shell', 'claude Bash', 'gemini run_shell_command', 'cursor Shell', 'copilot bash', 'copilot powershell'], 'cmd'],
+    ['exec_command', 'command', 'codex', ['chrys run_shell', 'claude Bash', 'gemini run_shell_command', 'cursor Shell', 'copilot bash', 'copilot run_in_terminal', 'copilot powershell'], 'cmd'],
   ])('%s has no %s (%s): it matches through %s', (tool, arg, agent, others, via) => {
     expect(T.foreignArgOf(tool, arg)).toMatchObject({ agent, others, via });
   });
 
   it('a canonical name the tool has no argument for never matches: no via', () => {
     expect(T.foreignArgOf('Bash', 'path')).toEqual({ agent: 'claude', own: ['command', 'description', 'timeout', 'run_in_background'], others: PATH_FOR_CLAUDE });
-    expect(T.foreignArgOf('Write', 'command')).toEqual({ agent: 'claude', own: ['file_path', 'content'], others: ['chrys run_shell', 'codex shell', 'codex local_shell', 'codex apply_patch', 'gemini run_shell_command', 'cursor Shell', 'copilot bash', 'copilot powershell'] });
+    expect(T.foreignArgOf('Write', 'command')).toEqual({ agent: 'claude', own: ['file_path', 'content'], others: ['chrys run_shell', 'codex shell', 'codex local_shell', 'codex apply_patch', 'gemini run_shell_command', 'cursor Shell', 'copilot bash', 'copilot run_in_terminal', 'copilot powershell'] });
   });
 
   it('write_file takes what either of its agents takes', () => {

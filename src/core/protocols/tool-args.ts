@@ -48,6 +48,8 @@ export const TOOL_ARGS: readonly ToolArgs[] = [
   { agent: 'gemini', tool: 'read_many_files', args: ['paths', 'include', 'exclude', 'recursive', 'useDefaultExcludes'], canonical: {} },
   { agent: 'cursor', tool: 'Shell', args: ['command', 'cwd'], canonical: { command: ['command'] } },
   { agent: 'copilot', tool: 'bash', args: ['command', 'description', 'sessionId', 'async', 'timeout'], canonical: { command: ['command'] } },
+  // The VS Code-compatible name of its terminal tool.
+  { agent: 'copilot', tool: 'run_in_terminal', args: ['command', 'explanation', 'isBackground'], canonical: { command: ['command'] } },
   // Its shell on Windows, with bash's arguments.
   { agent: 'copilot', tool: 'powershell', args: ['command', 'description', 'sessionId', 'async', 'timeout'], canonical: { command: ['command'] } },
   { agent: 'copilot', tool: 'view', args: ['path', 'view_range'], canonical: { path: ['path'] } },
