@@ -45,12 +45,20 @@ const UNREACHABLE_STATES: Record<string, string> = {
 
 // What a driver rejects with need not be an Error: a rejection with null or a string has no fields to read.
 const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined);
+// String() throws for an object with no prototype (nothing to convert it by).
+const textOf = (e: unknown): string => {
+  try {
+    return String(e);
+  } catch {
+    return Object.prototype.toString.call(e);
+  }
+};
 const messageOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : undefined);
 
 /** Whether an error means the database went away or refused us (rather than a bug in a query). */
 export function isUnreachable(e: unknown): boolean {
   const code = codeOf(e);
-  if (code && (code in UNREACHABLE_STATES || /^(E[A-Z]+)$/.test(code))) return true;
+  if (code && (Object.hasOwn(UNREACHABLE_STATES, code) || /^(E[A-Z]+)$/.test(code))) return true;
   // Stryker disable next-line StringLiteral: no pattern matches a message it lacks
   const message = messageOf(e) ?? '';
   return /timeout|terminated|Connection terminated|ECONNRESET|not queryable|Client was closed/i.test(message);
@@ -60,14 +68,14 @@ export function isUnreachable(e: unknown): boolean {
 export function outboxError(url: string, e: unknown): ChrysError {
   if (e instanceof ChrysError) return e;
   if (isUnreachable(e)) return unreachable(url, e);
-  const message = redact(messageOf(e) ?? String(e), url);
+  const message = redact(messageOf(e) ?? textOf(e), url);
   if (codeOf(e) === '42501') return new ChrysError('outbox_unreadable', `this database role may not do what the command needs in the PostgreSQL outbox (${message})`, 'run it as the role that made the outbox, or grant what docs/outbox-postgres.md ("Roles") lists');
   return new ChrysError('internal', `PostgreSQL outbox: ${message}`, 'please report this with the command you ran');
 }
 
 export function unreachable(url: string, e: unknown): ChrysError {
   const code = codeOf(e);
-  const why = redact(`${code && UNREACHABLE_STATES[code] ? `${UNREACHABLE_STATES[code]}: ` : ''}${messageOf(e) ?? String(e)}`, url);
+  const why = redact(`${code && Object.hasOwn(UNREACHABLE_STATES, code) ? `${UNREACHABLE_STATES[code]}: ` : ''}${messageOf(e) ?? textOf(e)}`, url);
   return new ChrysError('outbox_unreachable', `cannot use the PostgreSQL outbox at ${redactedUrl(url)} (${why})`, 'check that the server runs and that the URL in the variable outbox.url_env names has the right user, password and database; pending jobs are kept');
 }
 
