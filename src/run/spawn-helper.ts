@@ -210,12 +210,14 @@ export class SpawnHelper {
   }
 
   /**
-   * A helper that does not report a hook whose group was killed (stopped with
-   * SIGSTOP, or hung) is killed: SIGKILL reaches a stopped process. Its runs
-   * then settle as on any death of it, and later hooks start directly.
+   * A helper that does not report a hook whose group was killed is killed if
+   * it is stopped (SIGSTOP; SIGKILL reaches a stopped process). Its runs then
+   * settle as on any death of it, and later hooks start directly. One that
+   * runs is left alone: its report may only be waiting behind a busy event
+   * loop of ours.
    */
   private abandon(): void {
-    if (this.dead) return;
+    if (this.dead || !isStopped(this.process?.pid)) return;
     try {
       this.process?.kill('SIGKILL');
     } catch {
@@ -460,4 +462,16 @@ export function endSpawnHelper(): void {
   shared = undefined;
   wanted = false;
   starts = 0;
+}
+
+/** Whether the process is stopped by a signal or a tracer (state T or t in /proc). */
+function isStopped(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat[stat.lastIndexOf(')') + 2];
+    return state === 'T' || state === 't';
+  } catch {
+    return false;
+  }
 }

@@ -122,8 +122,7 @@ export async function runHook(hook: Hook, ctx: HookContext, invocation: Invocati
     const timeoutMs = timeoutOf(hook);
     let ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts, spawnHelper());
     // The helper died under the run, and its group was killed: run it again the plain way, for the plain way's verdict.
-    // Not a run that had timed out: its group was killed for that, and the timeout is its verdict.
-    if (ended.lost && !ended.timedOut) ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts, undefined);
+    if (ended.lost) ended = await spawnAndWait(argv, invocation.cwd, prepared.env, prepared.stdin, timeoutMs, opts, undefined);
     const ran = ended.launchError === undefined;
     const cancelled = ran && (opts.cancelled?.() ?? false);
     const outcome: ProcessOutcome = {
@@ -392,7 +391,7 @@ function spawnAndWait(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdin
       const pid = child instanceof HelperChild ? child.knownPid() : child.pid;
       if (pid !== undefined) killGroup(pid, signal);
     };
-    // A helper that has not reported the exit of a run whose group got SIGKILL is given up on (stopped or hung).
+    // A helper that has not reported the exit of a run whose group got SIGKILL is given up on if it is stopped.
     const unresponsive = (): void => (child instanceof HelperChild ? child.abandon() : undefined);
     const timeout = armTimeout(timeoutMs, kill, unresponsive);
     const finish = (ended: Pick<Ended, 'exitCode' | 'signal'> & Partial<LaunchError>): void => {
@@ -461,7 +460,7 @@ function startDirectly(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdi
  * The timeout of one run: SIGTERM to the group, SIGKILL KILL_GRACE_MS later,
  * and `unresponsive` once more KILL_GRACE_MS later if the run has still not
  * ended: the kernel reports a SIGKILLed child's end at once, so what keeps it
- * from ending is a spawn helper that stopped reporting.
+ * from ending is a spawn helper that stopped reporting (SIGSTOP).
  * stop() ends it when the run ends; after a timeout it also SIGKILLs
  * whatever of the group outlived SIGTERM.
  */

@@ -16,7 +16,7 @@ import { stopEverything } from '../../src/run/live.js';
 import { TempFiles } from '../../src/run/runtime.js';
 import { type HelperChild, PayloadFileError, SpawnHelper, endSpawnHelper, spawnHelper, startSpawnHelper, useSpawnHelper } from '../../src/run/spawn-helper.js';
 import { which } from '../../src/base/interpreter.js';
-import { runHook } from '../../src/run/spawn.js';
+import { KILL_GRACE_MS, runHook } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
 
@@ -242,24 +242,75 @@ describe('when the helper cannot help', () => {
     expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
   });
 
-  it('a helper stopped (SIGSTOP) under a hook: at its timeout the group is killed, the helper given up, the run timed out and not run again', async () => {
+  it('a helper stopped (SIGSTOP) under a hook: at its timeout the group is killed, the helper given up, and the hook run again directly', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-stopped-'));
     const marker = join(dir, 'runs');
-    const s = setup(['bash', '-c', `echo $$ >> ${marker}; exec sleep 30`]);
+    const s = setup(['bash', '-c', `echo $$ $PPID >> ${marker}; exec sleep 30`]);
     s.hook.execution.timeout_seconds = 0.5;
     const stoppedHelper = helper.pid!;
     const running = runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
     await eventually(() => existsSync(marker) && readFileSync(marker, 'utf8').endsWith('\n'));
-    const hookPid = Number(readFileSync(marker, 'utf8'));
+    const [hookPid] = readFileSync(marker, 'utf8').trim().split(' ').map(Number);
     process.kill(stoppedHelper, 'SIGSTOP');
     const record = await running;
+    // The direct run times out as well: the verdict is the plain path's.
     expect(record.status).toBe('timeout');
-    // One run only: a hook that timed out is not started again when its helper is given up.
-    expect(readFileSync(marker, 'utf8').trim().split('\n')).toHaveLength(1);
-    expect(isAlive(hookPid)).toBe(false);
+    const runs = readFileSync(marker, 'utf8').trim().split('\n');
+    expect(runs).toHaveLength(2);
+    expect(Number(runs[1]!.split(' ')[1])).toBe(process.pid);
+    expect(isAlive(hookPid!)).toBe(false);
     await eventually(() => !isAlive(stoppedHelper));
     expect(helper.usable).toBe(false);
-    expect((await bash('echo $PPID')).stdout).toBe(`${process.pid}\n`);
+  });
+
+  it('a hook that exited while its helper was stopped keeps the plain verdict, not a timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-stopped-'));
+    const marker = join(dir, 'runs');
+    const s = setup(['bash', '-c', `echo $$ >> ${marker}; sleep 0.3; exit 0`]);
+    s.hook.execution.timeout_seconds = 1;
+    const running = runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    await eventually(() => existsSync(marker) && readFileSync(marker, 'utf8').endsWith('\n'));
+    process.kill(helper.pid!, 'SIGSTOP');
+    // Its exit went unreported (a zombie of the stopped helper): it is run again directly, as on the helper's death.
+    expect((await running).status).toBe('ok');
+  });
+
+  it('a hook the stopped helper never started runs directly once the helper is given up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-stopped-'));
+    const marker = join(dir, 'runs');
+    const pid = helper.pid!;
+    process.kill(pid, 'SIGSTOP');
+    await eventually(() => { const stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); return stat[stat.lastIndexOf(')') + 2] === 'T'; });
+    const s = setup(['bash', '-c', `echo $$ >> ${marker}`]);
+    s.hook.execution.timeout_seconds = 0.5;
+    const record = await runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {});
+    expect(record.status).toBe('ok');
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a helper that runs is never given up, though our event loop was too busy to read its report in time', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chrys-helper-busy-'));
+    const [a, b] = [join(dir, 'a'), join(dir, 'b')];
+    const sa = setup(['bash', '-c', `trap '' TERM; echo $$ >> ${a}; exec sleep 30`]);
+    sa.hook.execution.timeout_seconds = 0.5;
+    const sb = setup(['bash', '-c', `echo $$ >> ${b}; sleep 5; exit 0`]);
+    // A stall of ours just as the wait for the report of A's killed group starts: the report is then in the pipe,
+    // but the timer that would give up on the helper is due first.
+    const real = globalThis.setTimeout;
+    const stalling = ((fn: () => void, ms?: number, ...rest: unknown[]) => {
+      if (ms === KILL_GRACE_MS && fn.name === 'unresponsive') setImmediate(() => { const until = Date.now() + KILL_GRACE_MS + 100; while (Date.now() < until); });
+      return real(fn, ms, ...rest);
+    }) as typeof setTimeout;
+    globalThis.setTimeout = stalling;
+    try {
+      const runs = [sa, sb].map((s) => runHook(s.hook, s.ctx, resolveInvocation(s.hook, s.ctx), '{}', s.temp, {}));
+      const [ra, rb] = await Promise.all(runs);
+      expect([ra!.status, rb!.status]).toEqual(['timeout', 'ok']);
+    } finally {
+      globalThis.setTimeout = real;
+    }
+    expect(readFileSync(b, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(helper.usable).toBe(true);
   });
 
   it('a helper killed after a hook exited, while it waits for the pipes a grandchild holds: the exit stands, nothing runs again', async () => {
