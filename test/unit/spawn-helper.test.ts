@@ -351,7 +351,9 @@ describe('when the helper cannot help', () => {
   it('a helper killed after a hook exited, before we read its reports: its output and exit are read, and stand', async () => {
     const own = new SpawnHelper();
     expect(await own.ready).toBe(true);
-    const child = own.start(['/bin/sh', '-c', 'echo its output; exit 4'], '/', RUN_ENV(), { path: '/dev/null' })!;
+    // The output well before the exit: the helper relays output as it reads it, but logs the exit at once (SIGCHLD),
+    // so output still in the hook's pipe when it dies is cut short (documented), and the test would race with it.
+    const child = own.start(['/bin/sh', '-c', 'echo its output; sleep 0.3; exit 4'], '/', RUN_ENV(), { path: '/dev/null' })!;
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const ended = new Promise<[number | null, string | null, string]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal, output])));
