@@ -13,8 +13,8 @@ if (run.status !== 0) process.exit(run.status ?? 1);
 
 // Stryker records the absolute directory it ran in; the committed incremental file keeps no path of
 // the machine it was measured on (its file keys are relative, which is what the next run compares).
-const incremental = extra[extra.indexOf('--incrementalFile') + 1];
-if (extra.includes('--incrementalFile') && incremental) {
+const incremental = extra.includes('--incrementalFile') ? extra[extra.indexOf('--incrementalFile') + 1] : undefined;
+if (incremental) {
   const text = readFileSync(incremental, 'utf8');
   writeFileSync(incremental, text.replace(/"projectRoot": *"[^"]*"/, '"projectRoot": "."'));
 }

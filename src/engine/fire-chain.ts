@@ -34,7 +34,7 @@ import type { WorkerRun } from './worker.js';
 import { startWorker } from './worker-launch.js';
 import { reportWorkerFailure } from './worker-failure.js';
 import { matchFailed } from './match-failure.js';
-import { canonicalArgsOf } from '../core/protocols/tool-args.js';
+import { putToolArgs } from '../core/protocols/tool-args.js';
 
 /** Runs the event's hooks of a firing planFiring planned: the part of `fire` that needs the runner. */
 export async function fireWithConfig(input: JsonObject, event: EventName, opts: FireOptions & { workspace: string; switches: KillSwitches }, planned: PlannedFiring): Promise<Decision> {
@@ -290,10 +290,10 @@ async function drainSession(event: EventName, ctx: HookContext, graceSeconds: nu
 function withArgs(envelope: JsonObject, args: unknown): JsonObject {
   const tool = isJsonObject(envelope.tool) ? envelope.tool : {};
   const next: JsonObject = { ...tool, args: args as JsonObject };
-  // The portable view follows the arguments: a later hook must not read the command an earlier one rewrote.
+  // The portable view (an agent's envelope has one) follows the arguments: a later hook must not read the
+  // command an earlier one rewrote.
   if ('canonical_args' in tool) {
-    const canonical = typeof tool.name === 'string' && isJsonObject(args) ? canonicalArgsOf(tool.name, args) : undefined;
-    if (canonical) next.canonical_args = canonical;
+    if (isJsonObject(args)) putToolArgs(next, args);
     else delete next.canonical_args;
   }
   return { ...envelope, tool: next };

@@ -29,11 +29,28 @@ export function killGroup(pgid: number, signal: NodeJS.Signals): KillResult {
 /** Whether any process of the group is alive (a zombie leader alone does not count). */
 export function groupAlive(pgid: number): boolean {
   if (!isGroupId(pgid) || !signalReaches(target(pgid))) return false;
+  // No fields: no /proc, or the leader is gone while others of its group run on.
+  const fields = procStatFields(pgid);
+  return fields === undefined || fields[0] !== 'Z';
+}
+
+/** Whether the process is stopped by a signal or a tracer (state T or t). */
+export function processStopped(pid: number): boolean {
+  const state = procStatFields(pid)?.[0];
+  return state === 'T' || state === 't';
+}
+
+/**
+ * The fields of /proc/PID/stat after the command name, which may hold spaces
+ * and parentheses itself: the state first, then ppid, pgrp, ...; undefined
+ * when it cannot be read.
+ */
+export function procStatFields(pid: number): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pgid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return true; // no /proc, or the leader is gone while others of its group run on
+    return undefined;
   }
 }
 

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { which } from '../base/interpreter.js';
 import { trackStopper } from './live.js';
-import { killGroup } from './process-group.js';
+import { killGroup, procStatFields, processStopped } from './process-group.js';
 import { SPAWN_HELPER_SCRIPT } from './spawn-helper-script.js';
 
 /** What the runner needs of a started hook process; a ChildProcess is one. */
@@ -217,7 +217,7 @@ export class SpawnHelper {
    * loop of ours.
    */
   private abandon(): void {
-    if (this.dead || !isStopped(this.process?.pid)) return;
+    if (this.dead || this.process?.pid === undefined || !processStopped(this.process.pid)) return;
     try {
       this.process?.kill('SIGKILL');
     } catch {
@@ -408,9 +408,7 @@ function killRunsOf(resultFile: string): void {
     try {
       const environ = readFileSync(`/proc/${pid}/environ`);
       if (!environ.subarray(0, marker.length).equals(marker) && !environ.includes(Buffer.concat([Buffer.from([0]), marker]))) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      killGroup(pgid, 'SIGKILL');
+      killGroup(Number(procStatFields(Number(pid))?.[2]), 'SIGKILL');
     } catch {
       // gone, or not ours to read
     }
@@ -462,16 +460,4 @@ export function endSpawnHelper(): void {
   shared = undefined;
   wanted = false;
   starts = 0;
-}
-
-/** Whether the process is stopped by a signal or a tracer (state T or t in /proc). */
-function isStopped(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat[stat.lastIndexOf(')') + 2];
-    return state === 'T' || state === 't';
-  } catch {
-    return false;
-  }
 }

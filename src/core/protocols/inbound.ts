@@ -7,7 +7,7 @@ import type { Warning } from '../diagnostics.js';
 import type { EventName } from '../events.js';
 import { type Json, type JsonObject, JsonNumber, isJsonObject, parseJson, stringifyJson } from '../json.js';
 import { type AgentProtocol, chrysEventOf, toolKindOf } from './names.js';
-import { canonicalArgsOf } from './tool-args.js';
+import { putToolArgs } from './tool-args.js';
 
 export type Inbound =
   | { ok: true; envelope: JsonObject; event: EventName; agentEvent: string; warnings: Warning[] }
@@ -79,12 +79,9 @@ function toolOf(input: JsonObject, warnings: Warning[]): JsonObject | undefined 
   if (kind) tool.kind = kind;
   if (typeof input.tool_use_id === 'string') tool.call_id = input.tool_use_id;
   const args = input.tool_input;
-  if (isJsonObject(args)) {
-    tool.args = args;
-    // The common arguments under portable names (tool-args.ts); the agent's own args stay as sent.
-    const canonical = canonicalArgsOf(input.tool_name, args);
-    if (canonical) tool.canonical_args = canonical;
-  } else if (args !== undefined) {
+  // The common arguments under portable names (tool-args.ts); the agent's own args stay as sent.
+  if (isJsonObject(args)) putToolArgs(tool, args);
+  else if (args !== undefined) {
     warnings.push({ code: 'agent_input_invalid', message: `tool_input must be an object, not ${describe(args)}; argument matchers see no arguments` });
   }
   return tool;
@@ -148,11 +145,7 @@ const named = (name: string, args: JsonObject | undefined, callId?: Json): JsonO
   const kind = toolKindOf(name);
   if (kind) tool.kind = kind;
   if (typeof callId === 'string') tool.call_id = callId;
-  if (args) {
-    tool.args = args;
-    const canonical = canonicalArgsOf(name, args);
-    if (canonical) tool.canonical_args = canonical;
-  }
+  if (args) putToolArgs(tool, args);
   return tool;
 };
 

@@ -6,6 +6,7 @@
 // `tool.canonical_args` in an agent's envelope, and `match.args.<name>` falls
 // back to it when the tool has no argument of that name.
 
+import type { JsonObject } from '../json.js';
 import { shellCommandOf } from './names.js';
 
 export type ToolAgent = 'chrys' | 'claude' | 'codex' | 'gemini' | 'cursor' | 'copilot';
@@ -77,6 +78,14 @@ export function canonicalArgsOf(toolName: string, args: Readonly<Record<string, 
     if (typeof value === 'string') out[name] = value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Gives `tool` these arguments and their canonical view (none when the tool has none for them). */
+export function putToolArgs(tool: JsonObject, args: JsonObject): void {
+  tool.args = args;
+  const canonical = typeof tool.name === 'string' ? canonicalArgsOf(tool.name, args) : undefined;
+  if (canonical) tool.canonical_args = canonical;
+  else delete tool.canonical_args;
 }
 
 /**
