@@ -2,7 +2,7 @@
 // onto the contract's diagnostic codes. zod/mini keeps start-up cost low:
 // this module loads only when a hooks file exists.
 
-import * as z from 'zod/mini';
+import * as z from './zod.js';
 import { EVENT_ALIASES, EVENT_NAMES, closest, lookupEvent } from './events.js';
 import type { SchemaFinding } from './diagnostics.js';
 import { MAX_PARALLEL_HOOKS, MAX_TIMEOUT_SECONDS } from './config.js';
