@@ -54,6 +54,18 @@ const textOf = (e: unknown): string => {
   }
 };
 const messageOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : undefined);
+/**
+ * What to tell the user about an error. A host name with both an IPv6 and an
+ * IPv4 address (localhost on most machines) fails with an AggregateError
+ * whose own message is empty: its attempts say what happened.
+ */
+const detailOf = (e: unknown): string => {
+  const own = messageOf(e);
+  if (own) return own;
+  const attempts = typeof e === 'object' && e !== null && Array.isArray((e as { errors?: unknown }).errors) ? (e as { errors: unknown[] }).errors : [];
+  const told = [...new Set(attempts.map(messageOf).filter((m): m is string => Boolean(m)))].join('; ');
+  return told || codeOf(e) || textOf(e);
+};
 
 /** Whether an error means the database went away or refused us (rather than a bug in a query). */
 export function isUnreachable(e: unknown): boolean {
@@ -68,14 +80,14 @@ export function isUnreachable(e: unknown): boolean {
 export function outboxError(url: string, e: unknown): ChrysError {
   if (e instanceof ChrysError) return e;
   if (isUnreachable(e)) return unreachable(url, e);
-  const message = redact(messageOf(e) ?? textOf(e), url);
+  const message = redact(detailOf(e), url);
   if (codeOf(e) === '42501') return new ChrysError('outbox_unreadable', `this database role may not do what the command needs in the PostgreSQL outbox (${message})`, 'run it as the role that made the outbox, or grant what docs/outbox-postgres.md ("Roles") lists');
   return new ChrysError('internal', `PostgreSQL outbox: ${message}`, 'please report this with the command you ran');
 }
 
 export function unreachable(url: string, e: unknown): ChrysError {
   const code = codeOf(e);
-  const why = redact(`${code && Object.hasOwn(UNREACHABLE_STATES, code) ? `${UNREACHABLE_STATES[code]}: ` : ''}${messageOf(e) ?? textOf(e)}`, url);
+  const why = redact(`${code && Object.hasOwn(UNREACHABLE_STATES, code) ? `${UNREACHABLE_STATES[code]}: ` : ''}${detailOf(e)}`, url);
   return new ChrysError('outbox_unreachable', `cannot use the PostgreSQL outbox at ${redactedUrl(url)} (${why})`, 'check that the server runs and that the URL in the variable outbox.url_env names has the right user, password and database; pending jobs are kept');
 }
 
