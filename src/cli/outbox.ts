@@ -2,7 +2,7 @@
 // outbox through the OutboxBackend operations, so a second backend only has
 // to implement those.
 
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
 import { printable } from '../core/printable.js';
@@ -10,7 +10,7 @@ import { configDirOf } from '../config/locations.js';
 import type { Change, OutboxBackend } from '../outbox/backend.js';
 import { drainSettingsOf } from '../outbox/drain.js';
 import { FileOutbox } from '../outbox/file-backend.js';
-import { liveLogPath } from '../run/live-log.js';
+import type { LiveSource } from '../run/live-log.js';
 import { JOB_STATES, type JobState, type OutboxEntry, historyLines, jobRow, relative } from '../outbox/view.js';
 import type { CliGlobals } from './globals.js';
 import type { CommandResult } from './output.js';
@@ -43,7 +43,7 @@ export async function runOutbox(args: string[], opts: Record<string, unknown>, g
   }
   if (jobId === undefined) throw new ChrysError('usage', `outbox ${action} needs a job id${action === 'retry' ? ' (or --failed)' : ''}`, 'run `chrys-hooks outbox list` for the job ids');
   if (action === 'show') return show(await backend.show(jobId), json, globals);
-  if (action === 'logs') return logs(backend, jobId, Boolean(opts.follow), configDirOf(globals));
+  if (action === 'logs') return logs(backend, jobId, Boolean(opts.follow));
   return changed([action === 'retry' ? await backend.retry(jobId) : await backend.drop(jobId)], json, '');
 }
 
@@ -141,11 +141,12 @@ function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined
 
 /**
  * A job's log. A run's log is written when the run ends; while a run goes on
- * on this machine its output is streamed from the live log the runner keeps
- * (run/live-log.ts), and once it ended only the log's status lines follow.
- * --follow ends when the job is done or failed, or on SIGINT.
+ * its output is streamed from the backend's live output (a file on the
+ * drainer's machine, rows of the PostgreSQL outbox), and once it ended only
+ * the log's status lines follow. --follow ends when the job is done or
+ * failed, or on SIGINT.
  */
-async function logs(backend: OutboxBackend, jobId: string, follow: boolean, configDir: string): Promise<CommandResult> {
+async function logs(backend: OutboxBackend, jobId: string, follow: boolean): Promise<CommandResult> {
   const first = await backend.show(jobId);
   const path = logPathOf(first);
   const log = jobLog(first);
@@ -156,29 +157,48 @@ async function logs(backend: OutboxBackend, jobId: string, follow: boolean, conf
     return { stdout: text, exitCode: EXIT.ok };
   }
   if (text !== undefined) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  else process.stderr.write(`following job ${printable(jobId)}: its output while a run goes on here, its log when the run ends...\n`);
-  await followJob(backend, jobId, path, new LiveTail(liveLogPath(configDir, first.job.job_id)));
+  else process.stderr.write(`following job ${printable(jobId)}: its output while a run goes on, its log when the run ends...\n`);
+  await followJob(backend, jobId, path, backend.liveOutput(first.job.job_id, path));
   return { exitCode: EXIT.ok };
 }
 
-/** How often a follower looks at the live log (a run's output comes as it comes; a tail polls, as tail -f does). */
+/** How often a follower looks at the live output (a run's output comes as it comes; a tail polls, as tail -f does). */
 const LIVE_POLL_MS = 200;
 
-function followJob(backend: OutboxBackend, jobId: string, shown: string | undefined, live: LiveTail): Promise<void> {
+function followJob(backend: OutboxBackend, jobId: string, shown: string | undefined, live: LiveSource): Promise<void> {
   let last = shown;
+  let printedLive = false;
   return new Promise((resolve, reject) => {
     let watcher: { close(): void } | undefined;
-    const poll = setInterval(() => live.pump(), LIVE_POLL_MS);
+    let ended = false;
+    // One read at a time, each printed in order with the log lines around it.
+    let reading: Promise<void> = Promise.resolve();
+    const readLive = (): Promise<void> =>
+      (reading = reading.then(async () => {
+        for (const chunk of await live.next()) {
+          printedLive = true;
+          process.stdout.write(chunk);
+        }
+      }));
+    // A tick while a read goes on (a slow database) adds none: the reads would pile up.
+    let polling = false;
+    const poll = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      readLive().then(() => void (polling = false), end);
+    }, LIVE_POLL_MS);
     let looking = false;
     let again = false;
-    const end = (e?: unknown): void => {
+    function end(e?: unknown): void {
+      if (ended) return;
+      ended = true;
       clearInterval(poll);
       live.close();
       watcher?.close();
       process.off('SIGINT', onSigint);
       if (e) reject(e);
       else resolve();
-    };
+    }
     const onSigint = (): void => end();
     // Events come in bursts (temp file, rename): one look at a time, and one more after it if any came meanwhile.
     const look = async (): Promise<void> => {
@@ -193,7 +213,9 @@ function followJob(backend: OutboxBackend, jobId: string, shown: string | undefi
           if (path && path !== last) {
             const text = jobLog(e)?.text;
             if (text !== undefined) {
-              const shownLive = live.endRun();
+              await readLive(); // what the run printed last
+              const shownLive = printedLive;
+              printedLive = false;
               const body = shownLive ? statusLines(text) : text;
               process.stdout.write(`${last || shownLive ? '\n' : ''}${body.endsWith('\n') ? body : `${body}\n`}`);
               last = path;
@@ -232,67 +254,3 @@ function changed(changes: Change[], json: boolean, none: string): CommandResult 
 
 /** A log's status lines (its head, before the output it holds). */
 const statusLines = (log: string): string => log.slice(0, Math.max(0, log.indexOf('## stdout\n')));
-
-/**
- * The live log of a job's running hook, read as it grows: each pump prints
- * what was added since. It stays open once found, so what the hook printed
- * last is still read after the runner removed the file at the run's end; a
- * new file in its place (the next run) is read from its beginning.
- */
-class LiveTail {
-  private fd: number | undefined;
-  private offset = 0;
-  private printed = false;
-
-  constructor(private readonly path: string | undefined) {}
-
-  pump(): void {
-    if (this.path === undefined) return;
-    if (this.fd === undefined) {
-      try {
-        this.fd = openSync(this.path, constants.O_RDONLY | constants.O_NOFOLLOW);
-      } catch {
-        return; // no run is printing now
-      }
-      this.offset = 0;
-    }
-    this.readToEnd(this.fd);
-    let now: number;
-    try {
-      now = statSync(this.path).ino;
-    } catch {
-      return; // removed: the run ended; endRun reads what is left
-    }
-    if (now !== fstatSync(this.fd).ino) {
-      this.close();
-      this.pump();
-    }
-  }
-
-  /** The run ended: reads what is left, and says whether its output was printed live. */
-  endRun(): boolean {
-    if (this.fd !== undefined) this.readToEnd(this.fd);
-    this.close();
-    const printed = this.printed;
-    this.printed = false;
-    return printed;
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
-
-  private readToEnd(fd: number): void {
-    const { size } = fstatSync(fd);
-    if (size < this.offset) this.offset = 0; // truncated: a next run wrote it anew
-    while (this.offset < size) {
-      const chunk = Buffer.alloc(Math.min(size - this.offset, 1 << 20));
-      const n = readSync(fd, chunk, 0, chunk.length, this.offset);
-      if (n === 0) return;
-      this.offset += n;
-      this.printed = true;
-      process.stdout.write(chunk.subarray(0, n)); // in order with the log lines around it
-    }
-  }
-}

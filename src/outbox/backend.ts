@@ -5,6 +5,7 @@
 
 import { ChrysError } from '../core/errors.js';
 import { printable } from '../core/printable.js';
+import type { LiveSource } from '../run/live-log.js';
 import type { JobState, OutboxEntry } from './view.js';
 
 export type ChangeOutcome =
@@ -34,6 +35,8 @@ export interface OutboxBackend {
   drop(jobId: string): Promise<Change>;
   /** Calls `onChange` whenever pending jobs may have changed (a file event; a NOTIFY for a database), until closed. */
   watch(onChange: () => void): { close(): void };
+  /** The output of the job's runs as they print it, from now on; not that of the run whose log is `shownLog` (already printed). */
+  liveOutput(jobId: string, shownLog: string | undefined): LiveSource;
 }
 
 export const unknownJob = (jobId: string): ChrysError =>

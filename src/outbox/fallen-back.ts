@@ -6,6 +6,7 @@
 // action on one of them goes to the file outbox, where it is.
 
 import { ChrysError } from '../core/errors.js';
+import type { LiveSource } from '../run/live-log.js';
 import type { Change, OutboxBackend } from './backend.js';
 import type { FileOutbox } from './file-backend.js';
 import type { JobState, OutboxEntry } from './view.js';
@@ -39,6 +40,11 @@ export class WithFallenBack implements OutboxBackend {
 
   watch(onChange: () => void): { close(): void } {
     return this.database.watch(onChange);
+  }
+
+  /** A job that fell back runs once a drain moved it into the database: its output is the database's. */
+  liveOutput(jobId: string, shownLog: string | undefined): LiveSource {
+    return this.database.liveOutput(jobId, shownLog);
   }
 
   private async fallenBack(state: JobState | undefined): Promise<OutboxEntry[]> {

@@ -1,6 +1,7 @@
 // The file outbox (CONTRACT §9) behind the OutboxBackend operations.
 
 import { rmSync, watch } from 'node:fs';
+import { type LiveSource, LiveLogReader, liveLogPath } from '../run/live-log.js';
 import { type Change, type OutboxBackend, doneJob, unknownJob } from './backend.js';
 import { withJobLock } from './claim.js';
 import { type Job, InvalidJob, parseJob, requeued, writeJob } from './job.js';
@@ -49,6 +50,11 @@ export class FileOutbox implements OutboxBackend {
   watch(onChange: () => void): { close(): void } {
     // The folder, not the file: a job file is replaced by rename on every write, and leaves by rename.
     return watch(outboxDir(this.configDir, 'pending'), () => onChange());
+  }
+
+  /** The live log on this machine: the runner removes it at the run's end, so a run whose log was shown has none. */
+  liveOutput(jobId: string): LiveSource {
+    return new LiveLogReader(liveLogPath(this.configDir, jobId));
   }
 
   /** Changes a job under its claim, after reading it again: a drain may have run and filed it meanwhile. */

@@ -23,6 +23,9 @@ export const newRunId = (now = new Date()): string => `${now.getTime().toString(
 
 export const logName = (runId: string, hookId: string): string => `${runId}-${hookId.replace(/[^\w.-]+/g, '_').slice(0, 80)}.log`;
 
+/** The run id a log's name starts with (logName), or undefined for a name it did not make. */
+export const runIdOfLog = (path: string): string | undefined => /(?:^|\/)([0-9a-z]+-[0-9a-f]{8})-[^/]*\.log$/.exec(path)?.[1];
+
 /** Deletes our own log and payload files older than `before` (ms since the epoch). */
 export function pruneLogs(configDir: string, before = Date.now() - LOG_RETENTION_MS): void {
   const dir = logsDir(configDir);

@@ -5,6 +5,7 @@
 // a wrong password.
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import pg from 'pg';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -637,4 +638,61 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect(shown.stdout).toContain('  | hello from follow-up');
     expect((await cli(laptop, env, ['outbox', 'show', job.job_id, '--json'])).log_tail).toContain('hello from follow-up');
   });
+
+  it('outbox logs --follow on another machine streams a running hook\'s output before the run ends, once, and ends when the job is filed', async (t) => {
+    const drainer = sandboxFor(t);
+    const gate = join(drainer.root, 'gate');
+    await execa('mkfifo', [gate]);
+    const env = setup(drainer, 'postgres', { delay: 0, shell: 'echo first-half; echo to-stderr >&2; read line < ../gate; echo second-half' });
+    await fire(drainer, env);
+    const [job] = await listed(drainer, env, 'pending');
+    const draining = cli(drainer, env, ['drain-outbox', '--json']);
+    const laptop = sandboxFor(t);
+    hostIs(laptop, 'laptop');
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', job.job_id, '--follow', '--config-dir', laptop.configDir, '--cwd', laptop.workspace], { env: laptop.env(env), extendEnv: false, reject: false, cwd: laptop.workspace });
+    let seen = '';
+    // The hook is still blocked on its gate: this output can only have come from the database's live output.
+    await Promise.race([
+      new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-half') && ready())),
+      follow.then((r) => Promise.reject(new Error(`the follower ended first: ${r.stderr}`))),
+    ]);
+    expect(seen).not.toContain('second-half');
+    await writeFile(gate, 'go\n');
+    expect(await draining).toMatchObject({ done: 1 });
+    const r = await follow;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const out = String(r.stdout);
+    expect(out.match(/first-half/g)).toHaveLength(1);
+    expect(out.match(/second-half/g)).toHaveLength(1);
+    expect(out).toContain('to-stderr');
+    expect(out).toMatch(/\n# hook follow-up \(global, after_turn\) ok exit=0/);
+    expect(out).not.toContain('## stdout'); // the log's copy of the output is not printed again
+    // No live file on either machine: the drainer kept the output in the database only.
+    expect(existsSync(join(drainer.configDir, 'hooks', 'logs', 'live'))).toBe(false);
+  });
+
+  it('outbox logs --follow of a deferred job prints its last run\'s log once, not that run\'s live output again, then the next run live', async (t) => {
+    const drainer = sandboxFor(t);
+    // The first run prints and asks to be run again later (exit 75); the second is done.
+    const env = setup(drainer, 'postgres', { delay: 0, shell: 'if [ -e ../ran ]; then echo second-run; else touch ../ran; echo first-run; exit 75; fi' });
+    await fire(drainer, env);
+    expect(await cli(drainer, env, ['drain-outbox', '--json'])).toMatchObject({ deferred: 1 });
+    const [job] = await listed(drainer, env, 'deferred');
+    const laptop = sandboxFor(t);
+    hostIs(laptop, 'laptop');
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', job.job_id, '--follow', '--config-dir', laptop.configDir, '--cwd', laptop.workspace], { env: laptop.env(env), extendEnv: false, reject: false, cwd: laptop.workspace });
+    let seen = '';
+    await Promise.race([
+      new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-run') && ready())),
+      follow.then((r) => Promise.reject(new Error(`the follower ended first: ${r.stderr}`))),
+    ]);
+    await cli(drainer, env, ['outbox', 'retry', job.job_id]);
+    expect(await cli(drainer, env, ['drain-outbox', '--json'])).toMatchObject({ done: 1 });
+    const r = await follow;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const out = String(r.stdout);
+    expect(out.match(/first-run/g)).toHaveLength(1);
+    expect(out.match(/second-run/g)).toHaveLength(1);
+  });
 });
+

@@ -45,6 +45,7 @@ function database(entries: OutboxEntry[], failure?: Error): OutboxBackend & { as
     drop: change('dropped'),
     retryFailed: async () => [{ job_id: 'db-failed', outcome: 'requeued', from: 'failed' }],
     watch: () => ({ close: () => {} }),
+    liveOutput: () => ({ next: async () => [], close: () => {} }),
   };
 }
 

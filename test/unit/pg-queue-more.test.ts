@@ -138,7 +138,7 @@ describe.skipIf(!PG_AVAILABLE)('against PostgreSQL', () => {
       const q = await import('../../src/outbox/pg/queue.js');
       await q.ensureSchema(c, url);
       const tables = await rows<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'chrys_outbox' ORDER BY 1");
-      expect(tables.map((r) => r.t)).toEqual(['drainers', 'finished']);
+      expect(tables.map((r) => r.t)).toEqual(['drainers', 'finished', 'live_output']);
       await q.addJob(c, { job: job({ job_id: 'a' }), key: 'a', mode: 'replace' }, 'box');
       const listed = await q.listPending(c);
       expect(listed.map((r) => [r.key, r.attempts, r.locked_at, r.locked_by, r.last_error, typeof r.id, r.run_at instanceof Date])).toEqual([['a', 0, null, null, null, 'string', true]]);

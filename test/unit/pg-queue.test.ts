@@ -224,7 +224,7 @@ describe.skipIf(!PG_AVAILABLE)('against PostgreSQL', () => {
         await other.end();
       }
       const tables = await rows<{ t: string }>("SELECT table_schema || '.' || table_name AS t FROM information_schema.tables WHERE table_schema = 'chrys_outbox' ORDER BY 1");
-      expect(tables.map((r) => r.t)).toEqual(['chrys_outbox.drainers', 'chrys_outbox.finished']);
+      expect(tables.map((r) => r.t)).toEqual(['chrys_outbox.drainers', 'chrys_outbox.finished', 'chrys_outbox.live_output']);
       await expect(c.query("INSERT INTO chrys_outbox.finished (job_id, state, job) VALUES ('x', 'odd', '{}')")).rejects.toThrow(/check constraint/);
     });
 

@@ -9,7 +9,10 @@ import type { JobState, OutboxEntry } from '../view.js';
 import { stateOf } from '../view.js';
 import type { OutboxChoice } from './choice.js';
 import { connect, withClient } from './connect.js';
-import { PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, pruneFinished, refuseHiddenPending, removeUnlocked, tryPendingEntry, unlessNoSchema } from './queue.js';
+import type { LiveSource } from '../../run/live-log.js';
+import { runIdOfLog } from '../../run/logs.js';
+import { LiveOutputReader } from './live-output.js';
+import { LEFT_CHANNEL, PENDING_SELECT, type PendingRow, addJob, ensureSchema, jobKey, listFinished, listPending, pruneFinished, refuseHiddenPending, removeUnlocked, tryPendingEntry, unlessNoSchema } from './queue.js';
 
 type Postgres = Extract<OutboxChoice, { backend: 'postgres' }>;
 
@@ -102,7 +105,7 @@ export class PostgresOutbox implements OutboxBackend {
     return this.use((c) => pruneFinished(c, days));
   }
 
-  /** LISTEN on graphile-worker's own channel: every add_job NOTIFYs it. */
+  /** LISTEN on graphile-worker's own channel, which every add_job NOTIFYs, and on ours for the jobs that leave. */
   watch(onChange: () => void): { close(): void } {
     let client: Client | undefined;
     let closed = false;
@@ -110,9 +113,13 @@ export class PostgresOutbox implements OutboxBackend {
       if (closed) return void c.end();
       client = c;
       c.on('notification', () => onChange());
-      await c.query('LISTEN "jobs:insert"');
+      await c.query(`LISTEN "jobs:insert"; LISTEN "${LEFT_CHANNEL}"`);
     }).catch(() => {});
     return { close: () => { closed = true; void client?.end(); } };
+  }
+
+  liveOutput(jobId: string, shownLog: string | undefined): LiveSource {
+    return new LiveOutputReader(this.choice.url, jobId, shownLog === undefined ? undefined : runIdOfLog(shownLog));
   }
 
   private async find(c: Client, jobId: string): Promise<OutboxEntry> {

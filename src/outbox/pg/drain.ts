@@ -28,7 +28,6 @@ import { configDirOf, workspaceOf } from '../../config/locations.js';
 import { existsSync } from 'node:fs';
 import type { HookContext } from '../../core/hook-template.js';
 import { resolveInvocation } from '../../run/invocation.js';
-import { LiveLog, liveLogPath } from '../../run/live-log.js';
 import { formatLog, logCopy, logName, newRunId, pruneLogs, writeLog } from '../../run/logs.js';
 import { killGroup } from '../../run/process-group.js';
 import { TempFiles } from '../../run/runtime.js';
@@ -49,6 +48,7 @@ import { spentMessage } from '../select.js';
 import { type DrainSummary, Tally } from '../summary.js';
 import type { OutboxChoice } from './choice.js';
 import { isUnreachable, loadGraphile, outboxError, pool, unreachable } from './connect.js';
+import { LiveOutputWriter, pruneLiveOutput } from './live-output.js';
 import { absorbFileJobs } from './migrate.js';
 import { GroupCommit } from './group-commit.js';
 import { type FinishedRun, addJob, ensureSchema, fileFinished, listFinished, listPending, quietLogger, taskOf, tasksOfHost, tryPendingEntry, unlessNoSchema } from './queue.js';
@@ -60,6 +60,7 @@ type Filing = (job: Job, state: 'done' | 'failed') => Promise<void>;
 
 /** How often a drainer says it is alive (and looks for dead ones). */
 const HEARTBEAT_MS = 2000;
+const PRUNE_LIVE_BEATS = 30;
 /** How long an untrusted or not-runnable-here job waits before it is looked at again. */
 const RECHECK_SECONDS = 60;
 /** How long a job whose earlier hook still runs (its drainer was killed) waits before it is looked at again. */
@@ -148,10 +149,13 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
     const absorbed = await guard((c) => absorbFileJobs(configDir, c, choice.hostId));
     if (absorbed > 0) tally.warn({ code: 'outbox_fallback', message: `moved ${absorbed} job${absorbed === 1 ? '' : 's'} that fire wrote to the file outbox while PostgreSQL was unreachable into the database` });
 
+    let beats = 0;
     const beat = async (): Promise<void> => {
       await guard(async (c) => {
         if (workers.size) await c.query(`INSERT INTO chrys_outbox.drainers (worker_id, host_id) SELECT unnest($1::text[]), $2 ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`, [[...workers], choice.hostId]);
         await unlockStale(c);
+        // Live output no follower needs any more, once a minute.
+        if (beats++ % PRUNE_LIVE_BEATS === 0) await pruneLiveOutput(c);
       });
     };
     await beat();
@@ -270,7 +274,9 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       // Stryker disable next-line StringLiteral: every end of the run (filed, requeued, launched) sets the state anew
       const started: Job = { ...job, retries: startsBefore + 1, last_started_at: new Date().toISOString(), state: 'running' };
       if (hook.execution.detach) return launchDetached(started, hook, ctx, file);
-      const live = new LiveLog(configDir, liveLogPath(configDir, job.job_id));
+      // One id for the run's live output and its log: a follower that printed the log skips the output.
+      const runId = newRunId();
+      const live = new LiveOutputWriter(db, job.job_id, runId);
       const record = await runHook(hook, ctx, resolveInvocation(hook, ctx), stringifyJson(job.payload), temp, {
         onSpawn: (pid) => {
           pids.set(job.job_id, pid);
@@ -281,7 +287,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       }).finally(() => live.close());
       pids.delete(job.job_id);
       forgetGroup(configDir, job.job_id);
-      const filed = await settle(started, hook, record, requeue, file);
+      const filed = await settle(started, hook, record, runId, requeue, file);
       tally.warn(...filed.warnings);
       tally.report({ ...ids, outcome: filed.outcome, ...(filed.error ? { error: filed.error } : {}), ...(filed.dueAt ? { due_at: filed.dueAt } : {}), ...(filed.logPath ? { log_path: filed.logPath } : {}), ...(filed.outcome === 'failed' && record.stderrTail ? { stderr_tail: record.stderrTail } : {}) }, false, true);
       const status = jobHistoryStatus(filed.outcome, record);
@@ -304,11 +310,11 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       tally.report({ ...ids, outcome: 'failed', error, ...logPath }, false, true);
     };
 
-    const settle = async (job: Job, hook: Hook, record: RunRecord, requeue: (next: Job, runAt: Date) => Promise<void>, file: Filing): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
+    const settle = async (job: Job, hook: Hook, record: RunRecord, runId: string, requeue: (next: Job, runAt: Date) => Promise<void>, file: Filing): Promise<{ outcome: 'done' | 'failed' | 'deferred' | 'pending'; error?: string; dueAt?: string; logPath?: string; warnings: Warning[] }> => {
       const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
       const warnings = retry?.warning ? [retry.warning] : [];
       const log = formatLog(hook, record, warnings);
-      const logPath = await writeLog(configDir, logName(newRunId(), hook.id), log);
+      const logPath = await writeLog(configDir, logName(runId, hook.id), log);
       // The log is a file on this machine; its copy in the job lets `outbox logs` show it on any other.
       const ran: Job = { ...job, last_finished_at: new Date().toISOString(), exit_code: record.exitCode, stderr_tail: record.stderrTail || null, ...(logPath ? { log_path: logPath } : {}), log_copy: logCopy(log), log_host: choice.hostId };
       const base = { warnings, ...(logPath ? { logPath } : {}) };

@@ -13,10 +13,17 @@ import { type Json, stringifyJson } from '../../core/json.js';
 import { type Job, InvalidJob, parseJob } from '../job.js';
 import type { OutboxEntry } from '../view.js';
 import { loadGraphile } from './connect.js';
+import { LIVE_OUTPUT_DDL } from './live-output.js';
 
 type Sql = Client | PoolClient;
 
 export const PORTABLE_TASK = 'chrys:portable';
+/**
+ * NOTIFYed when pending jobs leave the queue (filed, dropped): graphile-worker
+ * NOTIFYs only its inserts, and a follower (`outbox logs --follow`) waits for
+ * its job to leave.
+ */
+export const LEFT_CHANNEL = 'chrys_outbox:left';
 export const hostTask = (hostId: string): string => `chrys:host:${hostId}`;
 /** The tasks a drainer on `hostId` takes: its own host's jobs and the portable ones. */
 export const tasksOfHost = (hostId: string): string[] => [hostTask(hostId), PORTABLE_TASK];
@@ -37,7 +44,8 @@ CREATE TABLE IF NOT EXISTS chrys_outbox.drainers (
   worker_id text PRIMARY KEY,
   host_id text NOT NULL,
   seen_at timestamptz NOT NULL DEFAULT now()
-);`;
+);
+${LIVE_OUTPUT_DDL}`;
 
 /** graphile-worker's schema (its own migrations) and ours; safe to run from many processes at once. */
 export async function ensureSchema(client: Sql, url: string): Promise<void> {
@@ -196,9 +204,11 @@ export async function fileFinished(client: Sql, runs: readonly FinishedRun[]): P
        INSERT INTO chrys_outbox.finished (job_id, state, job)
        SELECT f.job_id, f.state, f.job::json FROM unnest($1::text[], $2::text[], $3::text[]) AS f(job_id, state, job)
        ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, job = EXCLUDED.job, finished_at = now()
+     ), gone AS (
+       DELETE FROM graphile_worker._private_jobs WHERE id = ANY($4::bigint[])
      )
-     DELETE FROM graphile_worker._private_jobs WHERE id = ANY($4::bigint[])`,
-    [last.map((r) => r.job.job_id), last.map((r) => r.state), last.map((r) => stringifyJson({ ...r.job, state: r.state } as unknown as Json)), runs.map((r) => r.rowId)],
+     SELECT pg_notify($5, '')`,
+    [last.map((r) => r.job.job_id), last.map((r) => r.state), last.map((r) => stringifyJson({ ...r.job, state: r.state } as unknown as Json)), runs.map((r) => r.rowId), LEFT_CHANNEL],
   );
 }
 
@@ -227,6 +237,6 @@ export async function pruneFinished(client: Sql, days: number): Promise<string[]
  * which a run that then dies would never get back.
  */
 export async function removeUnlocked(client: Sql, key: string): Promise<boolean> {
-  const r = await client.query('DELETE FROM graphile_worker._private_jobs WHERE key = $1 AND locked_at IS NULL', [key]);
+  const r = await client.query('WITH gone AS (DELETE FROM graphile_worker._private_jobs WHERE key = $1 AND locked_at IS NULL RETURNING 1) SELECT pg_notify($2, \'\') FROM gone', [key, LEFT_CHANNEL]);
   return (r.rowCount ?? 0) > 0;
 }
