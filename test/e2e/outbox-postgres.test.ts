@@ -639,6 +639,19 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     expect((await cli(laptop, env, ['outbox', 'show', job.job_id, '--json'])).log_tail).toContain('hello from follow-up');
   });
 
+  /** `outbox logs JOB --follow` on another machine (a config dir and host id of its own), once it printed `awaited`. */
+  async function followFromLaptop(t: Parameters<typeof sandboxFor>[0], env: Record<string, string>, jobId: string, awaited: string) {
+    const laptop = sandboxFor(t);
+    hostIs(laptop, 'laptop');
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', jobId, '--follow', '--config-dir', laptop.configDir, '--cwd', laptop.workspace], { env: laptop.env(env), extendEnv: false, reject: false, cwd: laptop.workspace });
+    let seen = '';
+    await Promise.race([
+      new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes(awaited) && ready())),
+      follow.then((r) => Promise.reject(new Error(`the follower ended first: ${r.stderr}`))),
+    ]);
+    return { follow, seen };
+  }
+
   it('outbox logs --follow on another machine streams a running hook\'s output before the run ends, once, and ends when the job is filed', async (t) => {
     const drainer = sandboxFor(t);
     const gate = join(drainer.root, 'gate');
@@ -647,15 +660,8 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     await fire(drainer, env);
     const [job] = await listed(drainer, env, 'pending');
     const draining = cli(drainer, env, ['drain-outbox', '--json']);
-    const laptop = sandboxFor(t);
-    hostIs(laptop, 'laptop');
-    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', job.job_id, '--follow', '--config-dir', laptop.configDir, '--cwd', laptop.workspace], { env: laptop.env(env), extendEnv: false, reject: false, cwd: laptop.workspace });
-    let seen = '';
+    const { follow, seen } = await followFromLaptop(t, env, job.job_id, 'first-half');
     // The hook is still blocked on its gate: this output can only have come from the database's live output.
-    await Promise.race([
-      new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-half') && ready())),
-      follow.then((r) => Promise.reject(new Error(`the follower ended first: ${r.stderr}`))),
-    ]);
     expect(seen).not.toContain('second-half');
     await writeFile(gate, 'go\n');
     expect(await draining).toMatchObject({ done: 1 });
@@ -678,14 +684,7 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     await fire(drainer, env);
     expect(await cli(drainer, env, ['drain-outbox', '--json'])).toMatchObject({ deferred: 1 });
     const [job] = await listed(drainer, env, 'deferred');
-    const laptop = sandboxFor(t);
-    hostIs(laptop, 'laptop');
-    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', job.job_id, '--follow', '--config-dir', laptop.configDir, '--cwd', laptop.workspace], { env: laptop.env(env), extendEnv: false, reject: false, cwd: laptop.workspace });
-    let seen = '';
-    await Promise.race([
-      new Promise<void>((ready) => follow.stdout!.on('data', (c: Buffer) => (seen += c.toString()).includes('first-run') && ready())),
-      follow.then((r) => Promise.reject(new Error(`the follower ended first: ${r.stderr}`))),
-    ]);
+    const { follow } = await followFromLaptop(t, env, job.job_id, 'first-run');
     await cli(drainer, env, ['outbox', 'retry', job.job_id]);
     expect(await cli(drainer, env, ['drain-outbox', '--json'])).toMatchObject({ done: 1 });
     const r = await follow;
