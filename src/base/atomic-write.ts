@@ -3,8 +3,9 @@
 // then a rename over the target (which replaces a symlink there, never
 // writes through it). A reader sees the old file or the new one, never half.
 
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { randomHex } from './lazy-crypto.js';
 
 export interface AtomicWriteOptions {
@@ -12,7 +13,10 @@ export interface AtomicWriteOptions {
   mode?: number;
   /**
    * fsync the data before the rename, so a power cut leaves the old file or
-   * the whole new one. Only where the file is the one record of something
+   * the whole new one, and the directory after it, so that the rename itself
+   * (for a new file, its name) outlives a power cut: until the directory is
+   * written, a new job's file could be found after a reboot as its temp
+   * file, or not at all. Only where the file is the one record of something
    * undelivered; each caller that skips it says why.
    */
   durable: boolean;
@@ -36,6 +40,34 @@ export function writeFileAtomic(path: string, content: string | Uint8Array, opts
     rmSync(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
     throw e;
   }
+  if (opts.durable) syncDirectory(dirname(path));
+}
+
+// After the rename the file is in place: a directory that cannot be synced (a
+// filesystem or platform without it) does not make the write a failure,
+// which would have its caller write it again.
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+    fsyncSync(fd);
+  } catch {
+    // not syncable here
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+async function syncDirectoryAsync(dir: string): Promise<void> {
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // not syncable here
+  } finally {
+    await handle.close();
+  }
 }
 
 export async function writeFileAtomicAsync(path: string, content: string, opts: AtomicWriteOptions): Promise<void> {
@@ -53,4 +85,5 @@ export async function writeFileAtomicAsync(path: string, content: string, opts: 
     await rm(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
     throw e;
   }
+  if (opts.durable) await syncDirectoryAsync(dirname(path));
 }

@@ -25,7 +25,9 @@ const realFs = await vi.importActual<typeof import('node:fs')>('node:fs');
 const realFsPromises = await vi.importActual<typeof import('node:fs/promises')>('node:fs/promises');
 
 const probe = await open(process.execPath);
-const fileHandleSync = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync');
+const handlePrototype = Object.getPrototypeOf(probe) as FileHandle;
+const realHandleSync = handlePrototype.sync;
+const fileHandleSync = vi.spyOn(handlePrototype, 'sync');
 await probe.close();
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'chrys-atomic-'));
@@ -40,6 +42,17 @@ describe.each([
     name: 'sync',
     write: async (p: string, c: string, o: AtomicWriteOptions) => writeFileAtomic(p, c, o),
     fsync: vi.mocked(fsyncSync),
+    /** What each fsync synced, 'file' or 'dir', from now until `done`. */
+    syncedKinds: (failDirectory = false) => {
+      const kinds: string[] = [];
+      vi.mocked(fsyncSync).mockImplementation((fd) => {
+        const kind = realFs.fstatSync(fd).isDirectory() ? 'dir' : 'file';
+        kinds.push(kind);
+        if (failDirectory && kind === 'dir') throw Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' });
+        realFs.fsyncSync(fd);
+      });
+      return { kinds, done: () => void vi.mocked(fsyncSync).mockImplementation(realFs.fsyncSync) };
+    },
     rename: vi.mocked(renameSync),
     removeDirBeforeRename: (dir: string) =>
       vi.mocked(renameSync).mockImplementationOnce((from, to) => {
@@ -51,6 +64,16 @@ describe.each([
     name: 'async',
     write: writeFileAtomicAsync,
     fsync: fileHandleSync,
+    syncedKinds: (failDirectory = false) => {
+      const kinds: string[] = [];
+      fileHandleSync.mockImplementation(async function (this: FileHandle) {
+        const kind = (await this.stat()).isDirectory() ? 'dir' : 'file';
+        kinds.push(kind);
+        if (failDirectory && kind === 'dir') throw Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' });
+        return realHandleSync.call(this);
+      });
+      return { kinds, done: () => void fileHandleSync.mockImplementation(realHandleSync) };
+    },
     rename: vi.mocked(rename),
     removeDirBeforeRename: (dir: string) =>
       vi.mocked(rename).mockImplementationOnce(async (from, to) => {
@@ -58,7 +81,7 @@ describe.each([
         await realFsPromises.rename(from, to);
       }),
   },
-])('writeFileAtomic ($name)', ({ write, fsync, rename: renameCall, removeDirBeforeRename }) => {
+])('writeFileAtomic ($name)', ({ write, fsync, syncedKinds, rename: renameCall, removeDirBeforeRename }) => {
   it('replaces the file whole, 0600 unless told, and leaves no temp file', async () => {
     const dir = fresh();
     const path = join(dir, 'f.json');
@@ -75,21 +98,43 @@ describe.each([
     expect(lstatSync(path).mode & 0o777).toBe(0o644);
   });
 
-  it('writes a temp file next to the target, fsyncs it before the rename when durable, and not otherwise', async () => {
+  it('writes a temp file next to the target, fsyncs it before the rename and the directory after it when durable, and neither otherwise', async () => {
     const dir = fresh();
     const path = join(dir, 'f.json');
-    await write(path, 'kept', { durable: true });
-    expect(fsync).toHaveBeenCalledTimes(1);
+    const synced = syncedKinds();
+    try {
+      await write(path, 'kept', { durable: true });
+    } finally {
+      synced.done();
+    }
+    expect(synced.kinds).toEqual(['file', 'dir']);
     expect(renameCall).toHaveBeenCalledTimes(1);
     const [from, to] = renameCall.mock.calls[0]!;
     expect(to).toBe(path);
     expect(String(from)).toMatch(new RegExp(`^${path.replaceAll('.', '\\.')}\\.${process.pid}\\.[0-9a-f]{8}\\.tmp$`));
     expect(fsync.mock.invocationCallOrder[0]).toBeLessThan(renameCall.mock.invocationCallOrder[0]!);
+    expect(fsync.mock.invocationCallOrder[1]).toBeGreaterThan(renameCall.mock.invocationCallOrder[0]!);
     vi.clearAllMocks();
     await write(path, 'cache', { durable: false });
     expect(fsync).not.toHaveBeenCalled();
     expect(renameCall).toHaveBeenCalledTimes(1);
     expect(readFileSync(path, 'utf8')).toBe('cache');
+  });
+
+  it('has written the file when its directory cannot be synced (a filesystem without it): no error, no temp file, no fd left', async () => {
+    const dir = fresh();
+    const path = join(dir, 'f.json');
+    const before = lowestFreeFd();
+    const synced = syncedKinds(true);
+    try {
+      await write(path, 'kept', { durable: true });
+    } finally {
+      synced.done();
+    }
+    expect(synced.kinds).toEqual(['file', 'dir']);
+    expect(readFileSync(path, 'utf8')).toBe('kept');
+    expect(readdirSync(dir)).toEqual(['f.json']);
+    expect(lowestFreeFd()).toBe(before);
   });
 
   it('replaces a symlink at the target instead of writing through it', async () => {
