@@ -4,7 +4,7 @@
 // is in test/e2e/outbox-postgres.test.ts.
 import { describe, expect, it } from 'vitest';
 import { FLUSH_MS, LIVE_CAP_BYTES, LiveOutputReader, LiveOutputWriter, pruneLiveOutput } from '../../src/outbox/pg/live-output.js';
-import { db as dbOf } from '../helpers/pg-queue.js';
+import { chrysError, db as dbOf } from '../helpers/pg-queue.js';
 import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
 
 const cluster = useCluster();
@@ -101,6 +101,19 @@ describe.skipIf(!PG_AVAILABLE)('live output in the database', () => {
     const reader = new LiveOutputReader(url, 'job-1', undefined);
     t.onTestFinished(() => reader.close());
     expect(await reader.next()).toEqual([]);
+  });
+
+  it('a follower whose role may not read the live output is told so (outbox_unreadable), the password not shown', async (t) => {
+    const { c, url } = await db(t);
+    const role = `viewer_${Math.random().toString(36).slice(2, 8)}`;
+    await c.query(`CREATE ROLE ${role} LOGIN PASSWORD 'secret-pw'`);
+    await c.query(`GRANT USAGE ON SCHEMA chrys_outbox TO ${role}`);
+    const reader = new LiveOutputReader(url.replace(/\/\/chrys:[^@]+@/, `//${role}:secret-pw@`), 'job-1', undefined);
+    t.onTestFinished(() => reader.close());
+    const e = await chrysError(reader.next());
+    expect(e.code).toBe('outbox_unreadable');
+    expect(e.message).toContain('permission denied');
+    expect(e.message).not.toContain('secret-pw');
   });
 
   it('prunes rows written more than ten minutes ago', async (t) => {

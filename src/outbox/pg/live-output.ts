@@ -11,7 +11,7 @@
 import type { Client } from 'pg';
 import type { LiveSource } from '../../run/live-log.js';
 import type { OnOutput } from '../../run/spawn.js';
-import { connect } from './connect.js';
+import { connect, outboxError } from './connect.js';
 
 export const LIVE_OUTPUT_DDL = `
 CREATE TABLE IF NOT EXISTS chrys_outbox.live_output (
@@ -116,7 +116,8 @@ export class LiveOutputReader implements LiveSource {
     const r = await c.query<{ seq: string; chunk: Buffer }>('SELECT seq::text AS seq, chunk FROM chrys_outbox.live_output WHERE job_id = $1 AND seq > $2::bigint AND run_id IS DISTINCT FROM $3 ORDER BY seq', [this.jobId, this.seq, this.skipRun ?? null]).catch((e: unknown) => {
       // A database that has no live output yet (an older outbox no drain of this version migrated): nothing to show.
       if ((e as { code?: string }).code === '42P01') return { rows: [] };
-      throw e;
+      // A role that may not read it (granted before the table was made): outbox_unreadable, with the grant to ask for.
+      throw outboxError(this.url, e);
     });
     const last = r.rows.at(-1);
     if (last) this.seq = last.seq;
