@@ -173,11 +173,16 @@ function followJob(backend: OutboxBackend, jobId: string, shown: string | undefi
     let ended = false;
     // One read at a time, each printed in order with the log lines around it.
     let reading: Promise<void> = Promise.resolve();
+    let toldGivenUp = false;
     const readLive = (): Promise<void> =>
       (reading = reading.then(async () => {
         for (const chunk of await live.next()) {
           printedLive = true;
           process.stdout.write(chunk);
+        }
+        if (live.givenUp !== undefined && !toldGivenUp) {
+          toldGivenUp = true;
+          process.stderr.write(`no live output: ${live.givenUp}; the run's log follows when it ends\n`);
         }
       }));
     // A tick while a read goes on (a slow database) adds none: the reads would pile up.

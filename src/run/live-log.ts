@@ -64,6 +64,8 @@ export interface LiveSource {
   /** What was printed since the last call, in order (a next run's output after the last's). */
   next(): Promise<Buffer[]>;
   close(): void;
+  /** Why the live output can no longer be read, once it cannot (the run's log still comes when it ends). */
+  readonly givenUp?: string | undefined;
 }
 
 /**

@@ -26,6 +26,12 @@ export const logName = (runId: string, hookId: string): string => `${runId}-${ho
 /** The run id a log's name starts with (logName), or undefined for a name it did not make. */
 export const runIdOfLog = (path: string): string | undefined => /(?:^|\/)([0-9a-z]+-[0-9a-f]{8})-[^/]*\.log$/.exec(path)?.[1];
 
+/** When the run began (ms since the epoch), from its id (newRunId), or undefined for an id it did not make. */
+export function runStartOf(runId: string): number | undefined {
+  const time = /^([0-9a-z]{1,11})-[0-9a-f]{8}$/.exec(runId)?.[1];
+  return time === undefined ? undefined : parseInt(time, 36);
+}
+
 /** Deletes our own log and payload files older than `before` (ms since the epoch). */
 export function pruneLogs(configDir: string, before = Date.now() - LOG_RETENTION_MS): void {
   const dir = logsDir(configDir);

@@ -692,6 +692,20 @@ describe.skipIf(!PG_AVAILABLE)('only the database', () => {
     const out = String(r.stdout);
     expect(out.match(/first-run/g)).toHaveLength(1);
     expect(out.match(/second-run/g)).toHaveLength(1);
+    // The first run's whole log, the second's status lines only: its output came live.
+    expect(out.match(/## stdout/g)).toHaveLength(1);
+  });
+
+  it('outbox logs --follow ends when the job is dropped', async (t) => {
+    const s = sandboxFor(t);
+    const env = setup(s, 'postgres', { delay: 600 });
+    await fire(s, env);
+    const [job] = await listed(s, env, 'pending');
+    const follow = execa(process.execPath, [BIN, 'outbox', 'logs', job.job_id, '--follow', '--config-dir', s.configDir, '--cwd', s.workspace], { env: s.env(env), extendEnv: false, reject: false, cwd: s.workspace });
+    await new Promise<void>((ready) => follow.stderr!.on('data', (c: Buffer) => c.toString().includes(`following job ${job.job_id}`) && ready()));
+    await cli(s, env, ['outbox', 'drop', job.job_id]);
+    const r = await follow;
+    expect(r.exitCode, String(r.stderr)).toBe(0);
   });
 });
 
