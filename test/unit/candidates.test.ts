@@ -47,6 +47,13 @@ describe('readCandidates', () => {
     expect(await readCandidates(configDir, [])).toEqual([]);
   });
 
+  it('reads only the files it is given, not the others in pending/', async () => {
+    const { configDir, dir } = pending();
+    // `undefined.json` too: what a read past the end of the list would look for.
+    for (const id of ['given', 'other', 'undefined']) writeFileSync(join(dir, `${id}.json`), jobText(id));
+    expect((await readCandidates(configDir, ['given'])).map((c) => c.fileId)).toEqual(['given']);
+  });
+
   it('reads every one of many files, keeping their order', async () => {
     const { configDir, dir } = pending();
     const ids = Array.from({ length: 40 }, (_, i) => `j${String(i).padStart(2, '0')}`);

@@ -118,6 +118,82 @@ describe('drainOutbox: running jobs', () => {
     expect(folder(s, 'pending')).toEqual(['g.json']);
   });
 
+  it('defers a job in a one-shot drain too, with no watcher to tell', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('  outbox_retry_delay_seconds: 30\n', durable('deliver', 'exit 75')));
+    pending(s, 'g');
+    const out = await drain(s);
+    expect(out.jobs).toMatchObject([{ job_id: 'g', outcome: 'deferred', due_at: expect.any(String) }]);
+    expect(filed(s, 'pending', 'g')).toMatchObject({ error: 'deferred', due_at: out.jobs[0]!.due_at });
+  });
+
+  it('reports a job not due yet with its due time and nothing more, and runs it not', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('', durable('deliver', 'echo ran >> ../ran')));
+    const dueAt = new Date(Date.now() + 3600_000).toISOString();
+    pending(s, 'g', { due_at: dueAt });
+    const out = await drain(s);
+    expect(out.jobs).toEqual([{ job_id: 'g', hook_id: 'deliver', outcome: 'not_due', due_at: dueAt }]);
+    expect(ran(s)).toEqual([]);
+  });
+
+  it('reports a queued job finished by someone else before its turn as claimed', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('  max_parallel_hooks: 1\n', durable('deliver', `rm -f ${join(pendingDir(s), 'b.json')}`)));
+    pending(s, 'a');
+    pending(s, 'b');
+    const out = await drain(s);
+    expect(outcomes(out)).toEqual([['a', 'done'], ['b', 'claimed']]);
+    expect(out.jobs.find((j) => j.job_id === 'b')).toEqual({ job_id: 'b', hook_id: 'deliver', outcome: 'claimed' });
+  });
+
+  it('leaves a queued job whose file is no longer a job by its turn pending, saying why, for the next pass', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('  max_parallel_hooks: 1\n', durable('deliver', `echo garbage > ${join(pendingDir(s), 'b.json')}`)));
+    pending(s, 'a');
+    pending(s, 'b');
+    const out = await drain(s);
+    expect(outcomes(out)).toEqual([['a', 'done'], ['b', 'pending']]);
+    expect(out.jobs.find((j) => j.job_id === 'b')).toEqual({ job_id: 'b', hook_id: 'deliver', outcome: 'pending', error: expect.stringMatching(/^could not run: not valid JSON: /) });
+    expect(folder(s, 'pending')).toEqual(['b.json']);
+  });
+
+  it('warns that the outbox is unavailable when a job cannot be filed or read, and counts only the one it started as run', async () => {
+    const s = sandbox();
+    const pendingPath = pendingDir(s);
+    const file = s.globalHooks(hooksFile('  max_parallel_hooks: 1\n', durable('deliver', `rm -rf ${pendingPath} && echo x > ${pendingPath}`)));
+    pending(s, 'a');
+    pending(s, 'b');
+    const out = await drain(s);
+    expect(out.jobs).toMatchObject([
+      { job_id: 'a', outcome: 'pending', error: expect.stringMatching(/^ran, but cannot file the job \(\w+\); it stays pending$/) },
+      { job_id: 'b', outcome: 'pending', error: `cannot read the outbox at ${join(pendingPath, 'b.json')} (ENOTDIR); not started` },
+    ]);
+    expect(out.warnings).toEqual(out.jobs.map((j) => ({ code: 'outbox_unavailable', hook: 'deliver', message: `job ${j.job_id}: ${j.error}` })));
+    expect(out).toMatchObject({ considered: 2, ran: 1, pending: 2 });
+    // Only the run that happened is in the hook's history.
+    const history = readFileSync(historyPath(s.configDir, { source: 'global', file, id: 'deliver' }), 'utf8').split('\n').filter(Boolean);
+    expect(history.map((line) => JSON.parse(line).exit_code)).toEqual([0]);
+  });
+
+  it('counts a detached job as run once it is launched', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('', hookYaml({ id: 'deliver', event: 'after_tool_call', run: "type: shell\nshell: 'true'", execution: 'mode: fire_and_forget\ndelivery: durable\ndetach: true' })));
+    pending(s, 'g');
+    const out = await drain(s);
+    expect(outcomes(out)).toEqual([['g', 'done']]);
+    expect(out).toMatchObject({ considered: 1, ran: 1, done: 1 });
+  });
+
+  it('gives no warning for a job that ran and was filed', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('', durable('deliver', 'true')));
+    pending(s, 'g');
+    const out = await drain(s);
+    expect(outcomes(out)).toEqual([['g', 'done']]);
+    expect(out.warnings).toEqual([]);
+  });
+
   it('counts every job in the progress total while others still run', async () => {
     const s = sandbox();
     s.globalHooks(hooksFile('  max_parallel_hooks: 2\n', durable('deliver', 'true')));
@@ -168,6 +244,29 @@ describe('drainOutbox: running jobs', () => {
     const out = await drain(s);
     expect(out.jobs).toMatchObject([{ job_id: 'g', outcome: 'pending', error: expect.stringContaining('; could not move it to failed/: ') }]);
     expect(folder(s, 'pending')).toEqual(['g.json']);
+  });
+
+  it('runs a job in the workspace its event came from, not in --cwd', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile('', durable('deliver', 'pwd >> ../ran')));
+    const from = join(s.root, 'from');
+    mkdirSync(from);
+    pending(s, 'g', { payload: { event: 'after_tool_call', cwd: from } });
+    await drain(s);
+    expect(ran(s)).toEqual([from]);
+  });
+
+  it('sweeps what a firing that is gone left in hooks/tmp: its directory and its payload file', async () => {
+    const s = sandbox();
+    s.globalHooks(hooksFile(''));
+    const tmp = join(s.configDir, 'hooks', 'tmp');
+    const firing = join(tmp, 'firing-999999999-0123456789ab');
+    const payload = s.write(join(tmp, 'payload-999999999-abcdef.json'), '{}');
+    s.write(join(firing, 'payload.json'), '{}');
+    const old = new Date(Date.now() - 86_400_000);
+    for (const f of [payload, firing]) utimesSync(f, old, old);
+    await drain(s);
+    expect(readdirSync(tmp)).toEqual([]);
   });
 
   it('runs a job whose payload cwd is gone in --cwd', async () => {

@@ -61,6 +61,16 @@ describe('FileOutbox.list and show', () => {
     expect((await o.box.list('failed')).map((e) => e.id)).toEqual(['d']);
   });
 
+  it('reads only the folder of the state asked for: an unreadable other folder does not stop it', async () => {
+    const o = outbox();
+    o.put('pending', 'p');
+    o.put('pending', 'q', { error: 'deferred' });
+    for (const folder of ['done', 'failed']) writeFileSync(o.dir(folder), 'a file where a folder should be');
+    expect((await o.box.list('pending')).map((e) => e.id)).toEqual(['p']);
+    expect((await o.box.list('deferred')).map((e) => e.id)).toEqual(['q']);
+    expect(await code(o.box.list())).toMatch(/^outbox_unreadable: cannot read the outbox at .*\/done \(ENOTDIR\)$/);
+  });
+
   it('lists nothing for an outbox that was never made', async () => {
     expect(await outbox().box.list()).toEqual([]);
   });
@@ -89,6 +99,13 @@ describe('FileOutbox.list and show', () => {
     expect(await code(o.box.show('../escape'))).toMatch(/^unknown_job: /);
     expect(await code(o.box.show('.hidden'))).toMatch(/^unknown_job: /);
     expect(await code(o.box.show(''))).toMatch(/^unknown_job: /);
+  });
+
+  it('says where to find the job ids when it refuses one, and which jobs can be changed when it refuses a done one', async () => {
+    const o = outbox();
+    o.put('done', 'd');
+    await expect(o.box.show('nope')).rejects.toMatchObject({ code: 'unknown_job', hint: 'run `chrys-hooks outbox list` for the job ids' });
+    await expect(o.box.drop('d')).rejects.toMatchObject({ code: 'refused', hint: 'only pending, deferred and failed jobs can be' });
   });
 
   it('takes ids with dots, dashes and underscores', async () => {

@@ -2,9 +2,13 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { failedJobs, pruneDone, requeueFailed, waitingJobs } from '../../src/outbox/maintenance.js';
 import { type Folder, jobPath, outboxDir } from '../../src/outbox/store.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const DAY = 86_400_000;
 const daysAgo = (n: number): string => new Date(Date.now() - n * DAY).toISOString();
@@ -62,6 +66,17 @@ describe('pruneDone', () => {
     expect(existsSync(jobPath(configDir, 'done', 'unfinished-new'))).toBe(true);
   });
 
+  it('keeps a job finished exactly `days` ago: only older ones go', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-08T12:00:00.000Z'));
+    const configDir = configWith('done', {
+      'edge.json': job('edge', { last_finished_at: '2026-12-01T12:00:00.000Z' }),
+      'older.json': job('older', { last_finished_at: '2026-12-01T11:59:59.999Z' }),
+    });
+    expect(pruneDone({ configDir }, 7)).toEqual(['older']);
+    expect(readdirSync(outboxDir(configDir, 'done'))).toEqual(['edge.json']);
+  });
+
   it('prunes nothing without a done/ folder', () => {
     expect(pruneDone({ configDir: mkdtempSync(join(tmpdir(), 'chrys-maintenance-')) }, 0)).toEqual([]);
   });
@@ -82,6 +97,19 @@ describe('waitingJobs', () => {
     ]);
     expect(waitingJobs(configDir).queued).toEqual([{ job_id: 'c', hook_id: 'h', due_at: '2026-12-01T12:00:00Z', retries: 3, reason: null }]);
   });
+
+  it('finds no outbox, and no error, for a config dir that is not a directory (config_dir_not_found says so)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'chrys-maintenance-'));
+    writeFileSync(join(root, 'file'), 'not a config dir');
+    for (const configDir of [join(root, 'file'), join(root, 'file', 'below')]) expect(waitingJobs(configDir)).toEqual({ queued: [], deferred: [] });
+  });
+
+  it('reports an unreadable outbox in a config dir that is one', () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'chrys-maintenance-'));
+    mkdirSync(join(outboxDir(configDir, 'pending'), '..'), { recursive: true });
+    writeFileSync(outboxDir(configDir, 'pending'), 'a file where a folder should be');
+    expect(() => waitingJobs(configDir)).toThrow(expect.objectContaining({ code: 'outbox_unreadable', message: expect.stringContaining(outboxDir(configDir, 'pending')) }));
+  });
 });
 
 describe('failedJobs', () => {
@@ -91,5 +119,10 @@ describe('failedJobs', () => {
       { job_id: 'a', hook_id: 'h', error: 'max_retries', failed_at: '2026-12-01T12:00:00Z' },
       { job_id: 'b', hook_id: '', error: expect.stringMatching(/^invalid_job: /), failed_at: null },
     ]);
+  });
+
+  it('gives no error or finish time for a job whose fields are not strings', () => {
+    const configDir = configWith('failed', { 'a.json': job('a', { error: 75, last_finished_at: 1_700_000_000 }) });
+    expect(failedJobs(configDir)).toEqual([{ job_id: 'a', hook_id: 'h', error: null, failed_at: null }]);
   });
 });

@@ -39,6 +39,15 @@ describe('listJobs', () => {
     expect(() => listJobs(configDir, 'pending')).toThrow(unreadable(dir));
     await expect(listJobsAsync(configDir, 'pending')).rejects.toEqual(unreadable(dir));
   });
+
+  it('says why by the error code, and what to do about it', () => {
+    const configDir = pendingIsAFile();
+    const dir = outboxDir(configDir, 'pending');
+    expect(() => listJobs(configDir, 'pending')).toThrow(expect.objectContaining({
+      message: `cannot read the outbox at ${dir} (ENOTDIR)`,
+      hint: 'make the outbox folders directories you own (0700) and its job files readable, then run the command again',
+    }));
+  });
 });
 
 describe('readJobText', () => {

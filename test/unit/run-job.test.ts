@@ -9,7 +9,8 @@ import type { Hook } from '../../src/core/config.js';
 import { normaliseHooksFile } from '../../src/core/normalise.js';
 import { withJobLock } from '../../src/outbox/claim.js';
 import { type Job, newJob } from '../../src/outbox/job.js';
-import { type JobRunOptions, fileJob, fileJobAsync, jobRunHistoryStatus, runDurableJob } from '../../src/outbox/run-job.js';
+import { type JobRunOptions, fileJob, fileJobAsync, jobRunHistoryStatus, runDurableJob, unstartedSince } from '../../src/outbox/run-job.js';
+import { liveLogPath } from '../../src/run/live-log.js';
 import { ensureOutbox, jobPath, locksDir } from '../../src/outbox/store.js';
 import { TempFiles } from '../../src/run/runtime.js';
 import { eventually, isAlive } from '../helpers/sandbox.js';
@@ -140,6 +141,27 @@ describe('runDurableJob', () => {
     expect(o.read('pending', id)).toMatchObject({ state: 'pending', retries: 1 });
   });
 
+  it('leaves a cancelled run pending, not deferred, whatever its hook asked', async () => {
+    const o = outbox();
+    const hook = o.hook('exit 75');
+    const id = o.pending(hook);
+    expect((await o.run(id, hook, { cancelled: () => true })).outcome).toBe('pending');
+    const job = o.read('pending', id)!;
+    expect(job).toMatchObject({ state: 'pending', retries: 1 });
+    expect(job.error).not.toBe('deferred');
+    expect(job.due_at).toBeUndefined();
+  });
+
+  it('does not start a job it cannot read, and says why', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    const pending = join(o.configDir, 'hooks', 'outbox', 'pending');
+    rmSync(pending, { recursive: true });
+    writeFileSync(pending, 'a file where the folder should be');
+    expect(await o.run('j', hook)).toEqual({ outcome: 'pending', error: `cannot read the outbox at ${join(pending, 'j.json')} (ENOTDIR); not started`, warnings: [] });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(false);
+  });
+
   it('kills a hook at its timeout', async () => {
     const o = outbox();
     const hook = o.hook('sleep 30', { timeout_seconds: 1 });
@@ -185,6 +207,37 @@ describe('runDurableJob', () => {
     expect(o.read('pending', id)).toMatchObject({ retries: 1, error: 'deferred' });
     // The one that saw the job as it is now may run it.
     expect((await o.run(id, hook, { seen: o.read('pending', id)! })).outcome).toBe('deferred');
+  });
+
+  it('does not start a job requeued with a fresh start count since the caller chose it', async () => {
+    const o = outbox();
+    const hook = o.hook(`touch ${o.marks}/ran`);
+    // Chosen fresh; meanwhile it was started, failed and requeued (`outbox retry`): the count is 0 again, the start time is not.
+    const id = o.pending(hook, { retries: 0, last_started_at: new Date().toISOString() });
+    expect(await o.run(id, hook, { seen: { retries: 0, last_started_at: null } })).toEqual({ outcome: 'claimed', warnings: [] });
+    expect(existsSync(join(o.marks, 'ran'))).toBe(false);
+  });
+
+  it('counts the start in the job file, marked running, before the hook runs', async () => {
+    const o = outbox();
+    const id = o.pending(o.hook('true'));
+    const hook = o.hook(`cat "${jobPath(o.configDir, 'pending', id)}" > "${o.marks}/during"`);
+    const before = Date.now();
+    expect((await o.run(id, hook)).outcome).toBe('done');
+    const during = JSON.parse(readFileSync(join(o.marks, 'during'), 'utf8')) as Job;
+    expect(during).toMatchObject({ job_id: id, state: 'running', retries: 1 });
+    expect(Date.parse(during.last_started_at!)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('removes the live log once the run is over, one an earlier killed start left included', async () => {
+    const o = outbox();
+    const hook = o.hook('echo some output');
+    const id = o.pending(hook);
+    const live = liveLogPath(o.configDir, id)!;
+    mkdirSync(join(live, '..'), { recursive: true });
+    writeFileSync(live, 'what a killed start printed');
+    expect((await o.run(id, hook)).outcome).toBe('done');
+    expect(existsSync(live)).toBe(false);
   });
 
   it('files a refused job in failed/ with the reason, without starting it', async () => {
@@ -293,6 +346,21 @@ describe('a detached durable job (detach: true): delivered by its launch', () =>
     writeFileSync(join(o.configDir, 'hooks', 'outbox', 'failed'), 'not a folder');
     const run = await o.run(id, hook);
     expect(run).toMatchObject({ outcome: 'pending', record: { status: 'launch_error' }, error: expect.stringMatching(/^could not start, but cannot file the job \(\w+\); it stays pending$/) });
+  });
+});
+
+describe('unstartedSince', () => {
+  const job = (retries: number, last_started_at: string | null | undefined): Job => ({ job_id: 'j', hook_id: 'h', payload: {}, retries, last_started_at }) as unknown as Job;
+
+  it('holds while the start count and the last start are as seen (no start time being null, missing or empty alike)', () => {
+    expect(unstartedSince(job(2, '2026-12-01T12:00:00.000Z'), { retries: 2, last_started_at: '2026-12-01T12:00:00.000Z' })).toBe(true);
+    expect(unstartedSince(job(0, undefined), { retries: 0, last_started_at: null })).toBe(true);
+    expect(unstartedSince(job(0, ''), { retries: 0, last_started_at: null })).toBe(true);
+  });
+
+  it('fails when either changed: a start counted, or a start since a requeue reset the count', () => {
+    expect(unstartedSince(job(1, null), { retries: 0, last_started_at: null })).toBe(false);
+    expect(unstartedSince(job(0, '2026-12-01T12:00:00.000Z'), { retries: 0, last_started_at: null })).toBe(false);
   });
 });
 

@@ -1,13 +1,13 @@
 // The outbox on disk: where each folder is, atomic writes, listing, reading
 // without following links or blocking on FIFOs, and moves between folders.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   FOLDERS, ensureOutbox, isOddJobFile, jobPath, listJobs, listJobsAsync, locksDir, moveJob, moveJobAsync, outboxDir,
-  readJobText, readJobTextAsync, writeAtomic, writeAtomicAsync,
+  readJobText, readJobTextAsync, tightenOutbox, writeAtomic, writeAtomicAsync,
 } from '../../src/outbox/store.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'chrys-store-'));
@@ -33,6 +33,42 @@ describe('outbox locations', () => {
     const configDir = tempDir();
     ensureOutbox(configDir);
     for (const dir of [...FOLDERS.map((f) => outboxDir(configDir, f)), locksDir(configDir)]) expect([dir, mode(dir)]).toEqual([dir, 0o700]);
+  });
+});
+
+describe('tightenOutbox', () => {
+  const folders = (configDir: string): string[] => [...FOLDERS.map((f) => outboxDir(configDir, f)), locksDir(configDir)];
+
+  it('tightens every outbox folder that exists to 0700 (a pre-made 0755 one included)', () => {
+    const configDir = tempDir();
+    for (const dir of folders(configDir)) {
+      mkdirSync(dir, { recursive: true });
+      chmodSync(dir, 0o755);
+    }
+    tightenOutbox(configDir);
+    expect(folders(configDir).map((dir) => [dir, mode(dir)])).toEqual(folders(configDir).map((dir) => [dir, 0o700]));
+  });
+
+  it('makes no folder that is not there, and leaves a file where a folder should be to listJobs to report', () => {
+    const configDir = tempDir();
+    tightenOutbox(configDir);
+    expect(existsSync(join(configDir, 'hooks'))).toBe(false);
+    mkdirSync(join(configDir, 'hooks', 'outbox'), { recursive: true });
+    writeFileSync(outboxDir(configDir, 'pending'), 'a file');
+    tightenOutbox(configDir);
+    expect(readdirSync(join(configDir, 'hooks', 'outbox'))).toEqual(['pending']);
+  });
+
+  it('refuses a symlink in a folder\'s place: outbox_unreadable, naming the folder and why', () => {
+    const configDir = tempDir();
+    const elsewhere = join(tempDir(), 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o755 });
+    chmodSync(elsewhere, 0o755);
+    mkdirSync(join(configDir, 'hooks', 'outbox'), { recursive: true });
+    symlinkSync(elsewhere, outboxDir(configDir, 'done'));
+    const done = outboxDir(configDir, 'done');
+    expect(() => tightenOutbox(configDir)).toThrow(expect.objectContaining({ code: 'outbox_unreadable', message: `cannot read the outbox at ${done} (ESYMLINK)` }));
+    expect(mode(elsewhere)).toBe(0o755);
   });
 });
 
@@ -90,6 +126,19 @@ describe.each([
     mkdirSync(join(pending, 'dir.json'));
     execFileSync('mkfifo', [join(pending, 'fifo.json')]);
     expect([await read(configDir, 'link'), await read(configDir, 'dir'), await read(configDir, 'fifo')]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('closes the file it opens, a job or not (a watcher reads pending/ for days)', async () => {
+    const configDir = pendingWith({ 'j.json': '{}' });
+    mkdirSync(join(outboxDir(configDir, 'pending'), 'dir.json'));
+    const openFiles = (): number => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    for (let i = 0; i < 50; i++) {
+      await read(configDir, 'j');
+      await read(configDir, 'dir');
+    }
+    // A leak would hold 100 more; a little slack for what the test runner opens meanwhile.
+    expect(openFiles()).toBeLessThan(before + 20);
   });
 });
 

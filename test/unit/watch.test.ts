@@ -175,5 +175,25 @@ describe('Watcher', () => {
     expect(readdirSync(outbox(s, 'pending'))).toEqual(['h-stuck.json']);
     expect(jobs(s, 'pending')[0]).toMatchObject({ state: 'pending', retries: 1 });
   });
-});
 
+  it('on stop, sends a job still running after the grace SIGTERM first, so it can clean up', async () => {
+    const s = sandbox();
+    deliver(s, 'trap "touch ../termed; exit 0" TERM; touch ../started; while :; do sleep 0.02; done', { shutdown_grace_seconds: 0 });
+    pendingJob(s, 'i-tidy');
+    const w = startWatch(s);
+    await eventually(() => existsSync(join(s.root, 'started')), 10_000, 'the job to start');
+    expect(await stopped(w)).toBe(1);
+    expect(existsSync(join(s.root, 'termed'))).toBe(true);
+    expect(readdirSync(outbox(s, 'pending'))).toEqual(['i-tidy.json']);
+  });
+
+  it('on stop, kills a job that ignores SIGTERM once the kill grace is over', async () => {
+    const s = sandbox();
+    deliver(s, 'trap "" TERM; touch ../started; while :; do sleep 0.02; done', { shutdown_grace_seconds: 0 });
+    pendingJob(s, 'j-deaf');
+    const w = startWatch(s);
+    await eventually(() => existsSync(join(s.root, 'started')), 10_000, 'the job to start');
+    expect(await stopped(w)).toBe(1);
+    expect(readdirSync(outbox(s, 'pending'))).toEqual(['j-deaf.json']);
+  });
+});
