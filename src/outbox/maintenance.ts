@@ -6,20 +6,24 @@ import { join } from 'node:path';
 import { type GlobalOptions, configDirOf } from '../config/locations.js';
 import { parseJob, requeued, writeJob } from './job.js';
 import type { FailedJob } from './summary.js';
-import { listJobs, moveJob, outboxDir, readJobText } from './store.js';
+import { isOddJobFile, listJobs, moveJob, outboxDir, readJobText } from './store.js';
+
+// A FIFO, symlink or directory in failed/ (the drain moves one it finds in pending/ there): never read, named with why.
+const NOT_A_REGULAR_FILE = 'not a regular file';
 
 /** Moves failed jobs back to pending with a fresh start count, for after a hook is fixed. */
 export function requeueFailed(opts: GlobalOptions): { job_id: string; requeued: boolean; error?: string }[] {
   const configDir = configDirOf(opts);
-  return listJobs(configDir, 'failed').map((jobId) => {
+  return listJobs(configDir, 'failed').flatMap((jobId): { job_id: string; requeued: boolean; error?: string }[] => {
     const text = readJobText(configDir, 'failed', jobId);
+    if (text === undefined) return isOddJobFile(configDir, 'failed', jobId) ? [{ job_id: jobId, requeued: false, error: `${NOT_A_REGULAR_FILE}; left in failed/` }] : [];
     try {
-      const job = parseJob(text ?? '');
+      const job = parseJob(text);
       writeJob(configDir, 'failed', requeued(job, new Date(), true), jobId);
       moveJob(configDir, jobId, 'failed', 'pending');
-      return { job_id: jobId, requeued: true };
+      return [{ job_id: jobId, requeued: true }];
     } catch (e) {
-      return { job_id: jobId, requeued: false, error: (e as Error).message };
+      return [{ job_id: jobId, requeued: false, error: (e as Error).message }];
     }
   });
 }
@@ -49,9 +53,9 @@ export function pruneDone(opts: GlobalOptions, days: number): string[] {
 
 /** The jobs in failed/, oldest first (a file that is not a job is named with why). */
 export function failedJobs(configDir: string): FailedJob[] {
-  return listJobs(configDir, 'failed').flatMap((jobId) => {
+  return listJobs(configDir, 'failed').flatMap((jobId): FailedJob[] => {
     const text = readJobText(configDir, 'failed', jobId);
-    if (text === undefined) return [];
+    if (text === undefined) return isOddJobFile(configDir, 'failed', jobId) ? [{ job_id: jobId, hook_id: '', error: `invalid_job: ${NOT_A_REGULAR_FILE}`, failed_at: null }] : [];
     try {
       const job = parseJob(text);
       return [{ job_id: jobId, hook_id: job.hook_id, error: typeof job.error === 'string' ? job.error : null, failed_at: typeof job.last_finished_at === 'string' ? job.last_finished_at : null }];

@@ -1,5 +1,6 @@
 // Outbox upkeep: requeueing failed jobs, pruning old done ones, listing deferred ones.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -38,6 +39,18 @@ describe('requeueFailed', () => {
     const requeued = JSON.parse(readFileSync(jobPath(configDir, 'pending', 'a'), 'utf8'));
     expect(requeued).not.toHaveProperty('due_at');
     expect(Date.parse(requeued.requeued_at)).toBeGreaterThanOrEqual(Date.parse(requeued.last_started_at));
+  });
+
+  it('leaves a FIFO or symlink in failed/ (the drain moved it there from pending/) and says it is not a regular file', () => {
+    const configDir = configWith('failed', { 'a.json': job('a') });
+    execFileSync('mkfifo', [jobPath(configDir, 'failed', 'fifo')]);
+    symlinkSync(jobPath(configDir, 'failed', 'a'), jobPath(configDir, 'failed', 'link'));
+    expect(requeueFailed({ configDir })).toEqual([
+      { job_id: 'a', requeued: true },
+      { job_id: 'fifo', requeued: false, error: 'not a regular file; left in failed/' },
+      { job_id: 'link', requeued: false, error: 'not a regular file; left in failed/' },
+    ]);
+    expect(readdirSync(outboxDir(configDir, 'failed')).sort()).toEqual(['fifo.json', 'link.json']);
   });
 
   it('has nothing to requeue without a failed/ folder', () => {
@@ -118,6 +131,17 @@ describe('failedJobs', () => {
     expect(failedJobs(configDir)).toEqual([
       { job_id: 'a', hook_id: 'h', error: 'max_retries', failed_at: '2026-12-01T12:00:00Z' },
       { job_id: 'b', hook_id: '', error: expect.stringMatching(/^invalid_job: /), failed_at: null },
+    ]);
+  });
+
+  it('names a FIFO or symlink in failed/ as not a regular file, without reading it', () => {
+    const configDir = configWith('failed', { 'a.json': job('a') });
+    execFileSync('mkfifo', [jobPath(configDir, 'failed', 'fifo')]);
+    symlinkSync(jobPath(configDir, 'failed', 'a'), jobPath(configDir, 'failed', 'link'));
+    expect(failedJobs(configDir)).toEqual([
+      { job_id: 'a', hook_id: 'h', error: 'max_retries', failed_at: null },
+      { job_id: 'fifo', hook_id: '', error: 'invalid_job: not a regular file', failed_at: null },
+      { job_id: 'link', hook_id: '', error: 'invalid_job: not a regular file', failed_at: null },
     ]);
   });
 
