@@ -1,5 +1,5 @@
 // The settings merge and limits of the normalised configuration (core/config.ts).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, MAX_PARALLEL_HOOKS, clampParallel, mergeSettings, settingValues } from '../../src/core/config.js';
 
 describe('mergeSettings', () => {
@@ -31,6 +31,16 @@ describe('mergeSettings', () => {
 
   it('has the documented defaults', () => {
     expect(DEFAULT_SETTINGS).toEqual({ shutdown_grace_seconds: 5, max_parallel_hooks: 4, outbox_retry_age_seconds: 60, outbox_max_retries: 3, outbox_retry_delay_seconds: 60 });
+  });
+
+  // DEFAULT_SETTINGS and clampParallel are built when the module loads, and
+  // mutation testing switches a mutant on only after this file's own imports
+  // ran: only a module loaded inside the test tells them apart.
+  it('has the documented defaults and limits in a module loaded afresh', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/core/config.js');
+    expect(fresh.DEFAULT_SETTINGS).toEqual({ shutdown_grace_seconds: 5, max_parallel_hooks: 4, outbox_retry_age_seconds: 60, outbox_max_retries: 3, outbox_retry_delay_seconds: 60 });
+    expect([0, 2.9, 65, Number.NaN].map(fresh.clampParallel)).toEqual([1, 2, 64, 1]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The event envelope (CONTRACT §4): what each bad envelope is told, and how
 // the defaults are filled.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_ENVELOPE_BYTES, checkEnvelope, completeEnvelope, parseEnvelope, stringField } from '../../src/core/envelope.js';
 import { ChrysError } from '../../src/core/errors.js';
 import { type JsonObject, JsonNumber, parseJson, stringifyJson } from '../../src/core/json.js';
@@ -94,6 +94,15 @@ describe('completeEnvelope', () => {
 describe('MAX_ENVELOPE_BYTES', () => {
   it('is the documented 64 MiB', () => {
     expect(MAX_ENVELOPE_BYTES).toBe(67_108_864);
+  });
+
+  // The constant is computed when the module loads, and mutation testing
+  // switches a mutant on only after this file's own imports ran: only a
+  // module loaded inside the test tells it apart.
+  it('is the documented 64 MiB in a module loaded afresh', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/core/envelope.js');
+    expect(fresh.MAX_ENVELOPE_BYTES).toBe(64 * 1024 * 1024);
   });
 });
 

@@ -1,6 +1,6 @@
 // Claude Code's tool matcher, case by case: what counts as "all", as a list
 // of exact names, and as an unanchored regex.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { compileToolMatcher, toolMatches, type ToolMatcher } from '../../src/core/tool-matcher.js';
 
 const compiled = (source: string): ToolMatcher => {
@@ -26,6 +26,18 @@ describe('compileToolMatcher', () => {
     const bad = compileToolMatcher('Edit(');
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error).toMatch(/Invalid regular expression.*Edit\(/);
+  });
+
+  // The pattern that tells a list of names from a regex is built when the
+  // module loads, and mutation testing switches a mutant on only after this
+  // file's own imports ran: only a module loaded inside the test tells it apart.
+  it('reads a matcher that only starts with name characters as a regex, in a module loaded afresh', async () => {
+    vi.resetModules();
+    const fresh = await import('../../src/core/tool-matcher.js');
+    expect(fresh.compileToolMatcher('Bash|Write')).toEqual({ ok: true, matcher: { kind: 'names', names: ['Bash', 'Write'] } });
+    const regex = fresh.compileToolMatcher('Edit.*');
+    expect(regex.ok && regex.matcher.kind).toBe('regex');
+    expect(regex.ok && fresh.toolMatches(regex.matcher, 'Editor')).toBe(true);
   });
 });
 
