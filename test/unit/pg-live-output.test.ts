@@ -12,6 +12,18 @@ import { PG_AVAILABLE, useCluster } from '../helpers/postgres.js';
 const cluster = useCluster();
 const db = (t: Parameters<typeof dbOf>[1]) => dbOf(cluster, t);
 const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString();
+/** One run's output as a drain writes it: a writer, the chunks the hook printed, the run's end. */
+async function written(c: ConstructorParameters<typeof LiveOutputWriter>[0], jobId: string, runId: string, ...chunks: (string | Buffer)[]): Promise<void> {
+  const w = new LiveOutputWriter(c, jobId, runId);
+  for (const chunk of chunks) w.write('stdout', typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  await w.close();
+}
+/** A follower's reader, closed when the test ends. */
+function readerOf(t: { onTestFinished: (fn: () => void) => void }, url: string, jobId: string, shownRun?: string): LiveOutputReader {
+  const reader = new LiveOutputReader(url, jobId, shownRun);
+  t.onTestFinished(() => reader.close());
+  return reader;
+}
 
 describe.skipIf(!PG_AVAILABLE)('live output in the database', () => {
   it('a run that prints nothing writes no row; chunks printed together are one row, read back in order', async (t) => {
@@ -74,36 +86,23 @@ describe.skipIf(!PG_AVAILABLE)('live output in the database', () => {
   it('a follower that printed a run\'s log skips the rows of that run and of the runs before it, not those after or of other jobs', async (t) => {
     const { c, url } = await db(t);
     const [older, shown, later] = [1_000, 2_000, 3_000].map((ms) => newRunId(new Date(Date.UTC(2026, 11, 7, 0, 0, 0, ms))));
-    const print = async (job: string, run: string, what: string) => {
-      const w = new LiveOutputWriter(c, job, run);
-      w.write('stdout', Buffer.from(what));
-      await w.close();
-    };
-    await print('job-1', older!, 'older ');
-    await print('job-1', shown!, 'shown ');
-    await print('job-2', later!, 'other job ');
-    const skipping = new LiveOutputReader(url, 'job-1', shown);
-    t.onTestFinished(() => skipping.close());
+    await written(c, 'job-1', older!, 'older ');
+    await written(c, 'job-1', shown!, 'shown ');
+    await written(c, 'job-2', later!, 'other job ');
+    const skipping = readerOf(t, url, 'job-1', shown);
     expect(await skipping.next()).toEqual([]);
-    await print('job-1', later!, 'later');
+    await written(c, 'job-1', later!, 'later');
     expect(text(await skipping.next())).toBe('later');
-    const all = new LiveOutputReader(url, 'job-1', undefined);
-    t.onTestFinished(() => all.close());
-    expect(text(await all.next())).toBe('older shown later');
+    expect(text(await readerOf(t, url, 'job-1').next())).toBe('older shown later');
   });
 
   it('shows another machine\'s control characters instead of sending them to the terminal, keeps line breaks, and a character split across rows whole', async (t) => {
     const { c, url } = await db(t);
-    const w = new LiveOutputWriter(c, 'job-1', 'run-a');
     const e = Buffer.from('é');
-    w.write('stdout', Buffer.concat([Buffer.from('A\x1b]0;pwned\x07B\n'), e.subarray(0, 1)]));
-    await w.close();
-    const again = new LiveOutputWriter(c, 'job-1', 'run-a');
-    again.write('stdout', Buffer.concat([e.subarray(1), Buffer.from('\tz\n')]));
-    await again.close();
-    const reader = new LiveOutputReader(url, 'job-1', undefined);
-    t.onTestFinished(() => reader.close());
-    expect(text(await reader.next())).toBe('A\\e]0;pwned\\x07B\né\\tz\n');
+    // Two rows of one run, the é cut between them.
+    await written(c, 'job-1', 'run-a', Buffer.concat([Buffer.from('A\x1b]0;pwned\x07B\n'), e.subarray(0, 1)]));
+    await written(c, 'job-1', 'run-a', Buffer.concat([e.subarray(1), Buffer.from('\tz\n')]));
+    expect(text(await readerOf(t, url, 'job-1').next())).toBe('A\\e]0;pwned\\x07B\né\\tz\n');
   });
 
   it('keeps nothing written after close (the run was filed)', async (t) => {

@@ -165,35 +165,29 @@ describe('Watcher', () => {
     expect(jobs(s, 'done').map((j) => j.job_id)).toEqual(['g-slow']);
   });
 
-  it('on stop, stops a job still running after the grace, and leaves it pending', async () => {
+  /** Stops the watcher while job `id` (running `shell`, which touches ../started) runs past the grace: it stays pending. */
+  async function stopMidJob(id: string, shell: string): Promise<Sandbox> {
     const s = sandbox();
-    deliver(s, 'touch ../started; exec sleep 30', { shutdown_grace_seconds: 0 });
-    pendingJob(s, 'h-stuck');
+    deliver(s, shell, { shutdown_grace_seconds: 0 });
+    pendingJob(s, id);
     const w = startWatch(s);
     await eventually(() => existsSync(join(s.root, 'started')), 10_000, 'the job to start');
     expect(await stopped(w)).toBe(1);
-    expect(readdirSync(outbox(s, 'pending'))).toEqual(['h-stuck.json']);
+    expect(readdirSync(outbox(s, 'pending'))).toEqual([`${id}.json`]);
+    return s;
+  }
+
+  it('on stop, stops a job still running after the grace, and leaves it pending', async () => {
+    const s = await stopMidJob('h-stuck', 'touch ../started; exec sleep 30');
     expect(jobs(s, 'pending')[0]).toMatchObject({ state: 'pending', retries: 1 });
   });
 
   it('on stop, sends a job still running after the grace SIGTERM first, so it can clean up', async () => {
-    const s = sandbox();
-    deliver(s, 'trap "touch ../termed; exit 0" TERM; touch ../started; while :; do sleep 0.02; done', { shutdown_grace_seconds: 0 });
-    pendingJob(s, 'i-tidy');
-    const w = startWatch(s);
-    await eventually(() => existsSync(join(s.root, 'started')), 10_000, 'the job to start');
-    expect(await stopped(w)).toBe(1);
+    const s = await stopMidJob('i-tidy', 'trap "touch ../termed; exit 0" TERM; touch ../started; while :; do sleep 0.02; done');
     expect(existsSync(join(s.root, 'termed'))).toBe(true);
-    expect(readdirSync(outbox(s, 'pending'))).toEqual(['i-tidy.json']);
   });
 
   it('on stop, kills a job that ignores SIGTERM once the kill grace is over', async () => {
-    const s = sandbox();
-    deliver(s, 'trap "" TERM; touch ../started; while :; do sleep 0.02; done', { shutdown_grace_seconds: 0 });
-    pendingJob(s, 'j-deaf');
-    const w = startWatch(s);
-    await eventually(() => existsSync(join(s.root, 'started')), 10_000, 'the job to start');
-    expect(await stopped(w)).toBe(1);
-    expect(readdirSync(outbox(s, 'pending'))).toEqual(['j-deaf.json']);
+    await stopMidJob('j-deaf', 'trap "" TERM; touch ../started; while :; do sleep 0.02; done');
   });
 });
