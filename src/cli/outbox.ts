@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { ChrysError, EXIT } from '../core/errors.js';
 import { type Json, stringifyJson } from '../core/json.js';
-import { printable } from '../core/printable.js';
+import { printable, printableLines } from '../core/printable.js';
 import { configDirOf } from '../config/locations.js';
 import type { Change, OutboxBackend } from '../outbox/backend.js';
 import { drainSettingsOf } from '../outbox/drain.js';
@@ -135,7 +135,7 @@ function jobLog(e: OutboxEntry): { text: string; copyFrom?: string } | undefined
   if (text !== undefined) return { text };
   if (typeof e.job.log_copy !== 'string') return undefined;
   // Another machine's hook output, from the database: its control characters are shown, never run by this terminal.
-  const copy = e.job.log_copy.split('\n').map(printable).join('\n');
+  const copy = printableLines(e.job.log_copy);
   return { text: copy, copyFrom: typeof e.job.log_host === 'string' ? e.job.log_host : 'unknown' };
 }
 

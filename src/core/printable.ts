@@ -17,3 +17,6 @@ const escape = (c: string): string => {
 
 /** `s` with every control character (line breaks included) written as `\n`, `\e`, `\x85`, `\u2028`... */
 export const printable = (s: string): string => (HAS_UNPRINTABLE.test(s) ? s.replace(UNPRINTABLE, escape) : s);
+
+/** Untrusted text of many lines (another machine's hook output): each line printable(), the line breaks kept. */
+export const printableLines = (s: string): string => s.split('\n').map(printable).join('\n');

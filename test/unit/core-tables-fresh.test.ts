@@ -43,6 +43,11 @@ describe('printable', () => {
     for (const s of ['', 'plain text', 'é ü 中 😀', '\u00a0nbsp', '\u2027\u202a', '~ #!$']) expect(printable(s)).toBe(s);
   });
 
+  it('printableLines keeps the line breaks of a text of many lines and escapes the rest', async () => {
+    const { printableLines } = await printableModule();
+    expect(printableLines('one\u001b[2J\ntwo\tthree\r\n\n')).toBe('one\\e[2J\ntwo\\tthree\\r\n\n');
+  });
+
   it('escapes every control character of a string, not only the first', async () => {
     const { printable } = await printableModule();
     expect(printable('\u001b[2J\n\u001b]0;t\u0007')).toBe('\\e[2J\\n\\e]0;t\\x07');

@@ -44,7 +44,7 @@ const UNREACHABLE_STATES: Record<string, string> = {
 };
 
 // What a driver rejects with need not be an Error: a rejection with null or a string has no fields to read.
-const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined);
+export const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string' ? (e as { code: string }).code : undefined);
 // String() throws for an object with no prototype (nothing to convert it by).
 const textOf = (e: unknown): string => {
   try {

@@ -11,11 +11,11 @@
 
 import { StringDecoder } from 'node:string_decoder';
 import type { Client } from 'pg';
-import { printable } from '../../core/printable.js';
+import { printableLines } from '../../core/printable.js';
 import type { LiveSource } from '../../run/live-log.js';
 import { runStartOf } from '../../run/logs.js';
 import type { OnOutput } from '../../run/spawn.js';
-import { connect, outboxError } from './connect.js';
+import { codeOf, connect, outboxError } from './connect.js';
 
 // The key is the index: a CREATE INDEX of its own would fail for every role but the table's owner.
 export const LIVE_OUTPUT_DDL = `
@@ -35,7 +35,6 @@ export const LIVE_CAP_BYTES = 1 << 20;
 const KEEP_MINUTES = 10;
 
 type Sql = Pick<Client, 'query'>;
-const codeOf = (e: unknown): string | undefined => (e as { code?: string } | null)?.code;
 /** Not there (an outbox made by an older version), or not this role's to touch. */
 const MISSING_OR_FORBIDDEN = new Set(['42P01', '42501']);
 
@@ -154,7 +153,7 @@ export class LiveOutputReader implements LiveSource {
       out.push(this.decoder.write(row.chunk));
     }
     const text = out.join('');
-    return text === '' ? [] : [Buffer.from(text.split('\n').map(printable).join('\n'))];
+    return text === '' ? [] : [Buffer.from(printableLines(text))];
   }
 
   close(): void {
