@@ -3,8 +3,7 @@
 // then a rename over the target (which replaces a symlink there, never
 // writes through it). A reader sees the old file or the new one, never half.
 
-import { closeSync, constants, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, constants, fsync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomHex } from './lazy-crypto.js';
 
@@ -58,31 +57,44 @@ function syncDirectory(dir: string): void {
   }
 }
 
+const fsyncOffThread = (fd: number): Promise<void> => new Promise((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())));
+
 async function syncDirectoryAsync(dir: string): Promise<void> {
-  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY).catch(() => undefined);
-  if (!handle) return;
+  let fd: number;
   try {
-    await handle.sync();
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return; // not syncable here
+  }
+  try {
+    await fsyncOffThread(fd);
   } catch {
     // not syncable here
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
+/**
+ * writeFileAtomic for a process that runs other work meanwhile (the drain):
+ * only the fsyncs, which wait on the disk, leave the thread, so the waits of
+ * jobs run at once overlap. The other calls are made in place: each trip
+ * through the thread pool cost more CPU than the call itself (measured on
+ * the drain, docs/performance.md).
+ */
 export async function writeFileAtomicAsync(path: string, content: string, opts: AtomicWriteOptions): Promise<void> {
   const tmp = tempPathFor(path);
-  const file = await open(tmp, 'wx', opts.mode ?? 0o600);
+  const fd = openSync(tmp, 'wx', opts.mode ?? 0o600);
   try {
     try {
-      await file.writeFile(content);
-      if (opts.durable) await file.sync();
+      writeFileSync(fd, content); // loops until all is written: one writeSync on a filling disk may write part and return
+      if (opts.durable) await fsyncOffThread(fd);
     } finally {
-      await file.close();
+      closeSync(fd);
     }
-    await rename(tmp, path);
+    renameSync(tmp, path);
   } catch (e) {
-    await rm(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
+    rmSync(tmp, { force: true }); // a full disk must not leave 0-byte temp files behind
     throw e;
   }
   if (opts.durable) await syncDirectoryAsync(dirname(path));

@@ -18,9 +18,9 @@ export type Claim<T> = { claimed: false } | { claimed: true; value: T };
  */
 export async function withJobLock<T>(configDir: string, jobId: string, fn: () => Promise<T>, staleMs = LOCK_STALE_MS): Promise<Claim<T>> {
   ensureDir(locksDir(configDir));
-  let release: () => Promise<void>;
+  let release: () => void;
   try {
-    release = await lockfile.lock(jobPath(configDir, 'pending', jobId), {
+    release = lockfile.lockSync(jobPath(configDir, 'pending', jobId), {
       realpath: false,
       lockfilePath: join(locksDir(configDir), `${jobId}.lock`),
       stale: staleMs,
@@ -43,6 +43,10 @@ export async function withJobLock<T>(configDir: string, jobId: string, fn: () =>
   try {
     return { claimed: true, value: await fn() };
   } finally {
-    await release().catch(() => {});
+    try {
+      release();
+    } catch {
+      // compromised meanwhile (a takeover removed it): nothing of ours to remove
+    }
   }
 }

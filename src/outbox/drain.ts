@@ -28,9 +28,9 @@ import { HistoryBatch } from './history-batch.js';
 import { readCandidates } from './candidates.js';
 import { type Job, parseJob } from './job.js';
 import { retryPolicy } from './retry.js';
-import { type JobRun, fileJobAsync, jobRunHistoryStatus, runDurableJob } from './run-job.js';
+import { type JobRun, fileJob, jobRunHistoryStatus, runDurableJob } from './run-job.js';
 import { type FailOutcome, type Verdict, selectJobs } from './select.js';
-import { listJobsAsync, moveJobAsync, outboxDir, readJobTextAsync, tightenOutbox } from './store.js';
+import { listJobs, moveJob, outboxDir, readJobText, tightenOutbox } from './store.js';
 import { type DrainOutcome, type DrainSummary, type JobReport, Tally } from './summary.js';
 
 export type { DrainOutcome, DrainSummary, JobReport } from './summary.js';
@@ -122,8 +122,8 @@ export class Drainer {
       tightenOutbox(this.configDir);
       this.sweepTemp();
     }
-    const ids = (await listJobsAsync(this.configDir, 'pending')).filter((id) => !this.busy.has(id));
-    const candidates = await readCandidates(this.configDir, ids);
+    const ids = listJobs(this.configDir, 'pending').filter((id) => !this.busy.has(id));
+    const candidates = readCandidates(this.configDir, ids);
     await finder.preload(candidates.flatMap((c) => ('job' in c ? [c.job] : [])));
     const selection = selectJobs(candidates, (job) => finder.find(job), {
       now: Date.now(),
@@ -236,16 +236,16 @@ export class Drainer {
   private async failUnderClaim(fileId: string, outcome: FailOutcome, message: string): Promise<{ outcome: DrainOutcome; error?: string }> {
     if (outcome === 'invalid_job') {
       try {
-        await moveJobAsync(this.configDir, fileId, 'pending', 'failed');
+        moveJob(this.configDir, fileId, 'pending', 'failed');
         return { outcome, error: `${message}; moved to failed/` };
       } catch {
         return { outcome: 'claimed' }; // someone else moved it
       }
     }
     const claim = await withJobLock(this.configDir, fileId, async () => {
-      const text = await readJobTextAsync(this.configDir, 'pending', fileId);
+      const text = readJobText(this.configDir, 'pending', fileId);
       if (text === undefined) return false;
-      await fileJobAsync(this.configDir, fileId, { ...parseJob(text), state: 'failed', error: outcome }, 'failed');
+      await fileJob(this.configDir, fileId, { ...parseJob(text), state: 'failed', error: outcome }, 'failed');
       return true;
     });
     return claim.claimed && claim.value ? { outcome, error: message } : { outcome: 'claimed' };

@@ -21,9 +21,9 @@ import { type RunRecord, runHook } from '../run/spawn.js';
 import { type Json, stringifyJson } from '../core/json.js';
 import { writeFileAtomic } from '../base/atomic-write.js';
 import { withJobLock } from './claim.js';
-import { type Job, parseJob, writeJob } from './job.js';
+import { type Job, parseJob } from './job.js';
 import { type RetryPolicy, retryPolicy, retryRequest } from './retry.js';
-import { jobPath, locksDir, moveJob, moveJobAsync, readJobTextAsync, writeAtomicAsync } from './store.js';
+import { jobPath, locksDir, moveJob, readJobText, writeAtomicAsync } from './store.js';
 
 export type JobOutcome = 'done' | 'failed' | 'pending' | 'deferred' | 'claimed' | 'gone';
 
@@ -64,7 +64,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
   const claim = await withJobLock(configDir, jobId, async (): Promise<JobRun> => {
     let text: string | undefined;
     try {
-      text = await readJobTextAsync(configDir, 'pending', jobId);
+      text = readJobText(configDir, 'pending', jobId);
     } catch (e) {
       return { outcome: 'pending', error: `${(e as Error).message}; not started`, warnings: [] };
     }
@@ -76,7 +76,7 @@ export async function runDurableJob(configDir: string, jobId: string, hook: Hook
     const refusal = opts.refuse?.(job);
     if (refusal) {
       const filed: Job = { ...job, state: 'failed', error: refusal };
-      await fileJobAsync(configDir, jobId, filed, 'failed');
+      await fileJob(configDir, jobId, filed, 'failed');
       return { outcome: 'failed', job: filed, warnings: [] };
     }
     job.retries += 1;
@@ -122,7 +122,7 @@ async function launchJob(configDir: string, jobId: string, job: Job, start: Deta
     : { ...job, state: 'failed', last_finished_at: new Date().toISOString(), error: start.failure.error ?? 'launch_error' };
   const run = 'pid' in start ? { job: filed, launched: { pid: start.pid }, warnings: [], ...logPath } : { job: filed, record: start.failure, warnings: [], ...logPath };
   try {
-    await fileJobAsync(configDir, jobId, filed, filed.state === 'done' ? 'done' : 'failed');
+    await fileJob(configDir, jobId, filed, filed.state === 'done' ? 'done' : 'failed');
   } catch (e) {
     return { ...run, outcome: 'pending', error: `${'pid' in start ? 'started' : 'could not start'}, but cannot file the job (${errorCode(e)}); it stays pending` };
   }
@@ -134,7 +134,7 @@ async function settle(configDir: string, jobId: string, hook: Hook, job: Job, re
   const policy = opts.retry ?? retryPolicy(DEFAULT_SETTINGS);
   const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
   const warnings = retry?.warning ? [retry.warning] : [];
-  const logPath = await writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
+  const logPath = writeLog(configDir, logName(newRunId(), hook.id), formatLog(hook, record, warnings));
   job.last_finished_at = new Date().toISOString();
   job.exit_code = record.exitCode;
   job.stderr_tail = record.stderrTail || null;
@@ -142,7 +142,7 @@ async function settle(configDir: string, jobId: string, hook: Hook, job: Job, re
   const file = async (outcome: JobOutcome, folder: 'pending' | 'done' | 'failed', filed: Job): Promise<JobRun> => {
     const run = { job: filed, record, warnings, ...(logPath ? { logPath } : {}) };
     try {
-      await fileJobAsync(configDir, jobId, filed, folder);
+      await fileJob(configDir, jobId, filed, folder);
     } catch (e) {
       return { ...run, outcome: 'pending', error: `ran, but cannot file the job (${errorCode(e)}); it stays pending` };
     }
@@ -196,17 +196,12 @@ export function previousRunAlive(configDir: string, jobId: string): boolean {
   return false;
 }
 
-/** Rewrites the job file `fileId` in pending/, then moves it to its folder by rename. */
-export function fileJob(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): void {
-  writeJob(configDir, 'pending', job, fileId);
-  if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
-}
-
 /**
- * fileJob off the event loop. A job bound for done/ is not fsync'd: it has
- * been delivered, so a power cut can cost its record, never a delivery.
+ * Rewrites the job file `fileId` in pending/, then moves it to its folder by
+ * rename. A job bound for done/ is not fsync'd: it has been delivered, so a
+ * power cut can cost its record, never a delivery.
  */
-export async function fileJobAsync(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): Promise<void> {
+export async function fileJob(configDir: string, fileId: string, job: Job, folder: 'pending' | 'done' | 'failed'): Promise<void> {
   await writeAtomicAsync(jobPath(configDir, 'pending', fileId), stringifyJson(job as unknown as Json, 2) + '\n', folder !== 'done');
-  if (folder !== 'pending') await moveJobAsync(configDir, fileId, 'pending', folder);
+  if (folder !== 'pending') moveJob(configDir, fileId, 'pending', folder);
 }

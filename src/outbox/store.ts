@@ -3,7 +3,6 @@
 // record of an undelivered job (see docs/outbox.md); jobs move between folders only by rename.
 
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { open, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDir, runtimeDir } from '../base/runtime-layout.js';
 import { ChrysError } from '../core/errors.js';
@@ -20,9 +19,9 @@ export const locksDir = (configDir: string): string => join(runtimeDir(configDir
 export const writeAtomic = (path: string, content: string): void => writeFileAtomic(path, content, { durable: true });
 
 /**
- * writeAtomic off the event loop, for the drain. `durable: false` skips the
- * fsync: for a file whose loss after a power cut costs a record, never a
- * delivery (a job already run, now filed in done/).
+ * writeAtomic whose fsyncs leave the thread, for the drain (writeFileAtomicAsync).
+ * `durable: false` skips them: for a file whose loss after a power cut costs a
+ * record, never a delivery (a job already run, now filed in done/).
  */
 export const writeAtomicAsync = (path: string, content: string, durable = true): Promise<void> => writeFileAtomicAsync(path, content, { durable });
 
@@ -82,38 +81,11 @@ export function listJobs(configDir: string, folder: Folder): string[] {
   }
 }
 
-export async function listJobsAsync(configDir: string, folder: Folder): Promise<string[]> {
-  const dir = outboxDir(configDir, folder);
-  try {
-    return jobIdsIn(await readdir(dir));
-  } catch (e) {
-    if (errnoOf(e) === 'ENOENT') return [];
-    throw outboxUnreadable(dir, e);
-  }
-}
 
 const JOB_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 // Gone (ENOENT) or a symlink (ELOOP, O_NOFOLLOW): not a job to read; isOddJobFile tells the two apart.
 const NOT_A_JOB = new Set(['ENOENT', 'ELOOP']);
 
-/** readJobText off the event loop: never blocks on a FIFO, never follows a symlink. */
-export async function readJobTextAsync(configDir: string, folder: Folder, jobId: string): Promise<string | undefined> {
-  const path = jobPath(configDir, folder, jobId);
-  let file;
-  try {
-    file = await open(path, JOB_OPEN_FLAGS);
-  } catch (e) {
-    if (NOT_A_JOB.has(errnoOf(e) ?? '')) return undefined;
-    throw outboxUnreadable(path, e);
-  }
-  try {
-    return (await file.stat()).isFile() ? await file.readFile('utf8') : undefined;
-  } catch (e) {
-    throw outboxUnreadable(path, e);
-  } finally {
-    await file.close();
-  }
-}
 
 /**
  * A job file's text; undefined when it is gone or is not a regular file
@@ -153,7 +125,3 @@ export function moveJob(configDir: string, jobId: string, from: Folder, to: Fold
   renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
 }
 
-export async function moveJobAsync(configDir: string, jobId: string, from: Folder, to: Folder): Promise<void> {
-  ensureDir(outboxDir(configDir, to));
-  await rename(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
-}

@@ -3,7 +3,6 @@
 // writes them prunes the old ones, and only files of this naming.
 
 import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Hook } from '../core/config.js';
 import { ignoredResult } from '../core/decide.js';
@@ -86,7 +85,7 @@ function pairSafe(text: string, at: number, way: -1 | 1): number {
 }
 
 /** Writes a log file (0600); best effort: returns its path, or undefined when it could not be written. */
-export function writeLogSync(configDir: string, name: string, text: string): string | undefined {
+export function writeLog(configDir: string, name: string, text: string): string | undefined {
   try {
     ensureDir(logsDir(configDir));
     const path = join(logsDir(configDir), name);
@@ -97,14 +96,3 @@ export function writeLogSync(configDir: string, name: string, text: string): str
   }
 }
 
-/** As writeLogSync, off the event loop (the drain runs many jobs at once). */
-export async function writeLog(configDir: string, name: string, text: string): Promise<string | undefined> {
-  try {
-    ensureDir(logsDir(configDir));
-    const path = join(logsDir(configDir), name);
-    await writeFile(path, text, { mode: 0o600, flag: 'wx' });
-    return path;
-  } catch {
-    return undefined;
-  }
-}

@@ -17,47 +17,47 @@ function pending(): { configDir: string; dir: string } {
 }
 
 describe('readCandidates', () => {
-  it('parses each job file, in the order given, and says why a file is not a job', async () => {
+  it('parses each job file, in the order given, and says why a file is not a job', () => {
     const { configDir, dir } = pending();
     writeFileSync(join(dir, 'b.json'), jobText('b'));
     writeFileSync(join(dir, 'a.json'), '{"job_id": "a", "hook_id": "h", "payload": {}, "retries": 2}');
     writeFileSync(join(dir, 'junk.json'), 'hello');
     writeFileSync(join(dir, 'list.json'), '[]');
-    const got = await readCandidates(configDir, ['b', 'a', 'junk', 'list']);
+    const got = readCandidates(configDir, ['b', 'a', 'junk', 'list']);
     expect(got.map((c) => ('job' in c ? [c.fileId, c.job.job_id, c.job.retries] : [c.fileId, c.invalid]))).toEqual([
       ['b', 'b', 0], ['a', 'a', 2], ['junk', expect.stringMatching(/^not valid JSON: /)], ['list', 'not a JSON object'],
     ]);
   });
 
-  it('marks a FIFO, a directory or a symlink as not a regular file, without opening it', async () => {
+  it('marks a FIFO, a directory or a symlink as not a regular file, without opening it', () => {
     const { configDir, dir } = pending();
     writeFileSync(join(dir, 'real.json'), jobText('real'));
     execFileSync('mkfifo', [join(dir, 'fifo.json')]);
     mkdirSync(join(dir, 'dir.json'));
     symlinkSync(join(dir, 'real.json'), join(dir, 'link.json'));
-    expect(await readCandidates(configDir, ['fifo', 'dir', 'link'])).toEqual([
+    expect(readCandidates(configDir, ['fifo', 'dir', 'link'])).toEqual([
       { fileId: 'fifo', invalid: 'not a regular file' }, { fileId: 'dir', invalid: 'not a regular file' }, { fileId: 'link', invalid: 'not a regular file' },
     ]);
   });
 
-  it('leaves out a file finished by someone else meanwhile', async () => {
+  it('leaves out a file finished by someone else meanwhile', () => {
     const { configDir, dir } = pending();
     writeFileSync(join(dir, 'here.json'), jobText('here'));
-    expect((await readCandidates(configDir, ['gone', 'here'])).map((c) => c.fileId)).toEqual(['here']);
-    expect(await readCandidates(configDir, [])).toEqual([]);
+    expect(readCandidates(configDir, ['gone', 'here']).map((c) => c.fileId)).toEqual(['here']);
+    expect(readCandidates(configDir, [])).toEqual([]);
   });
 
-  it('reads only the files it is given, not the others in pending/', async () => {
+  it('reads only the files it is given, not the others in pending/', () => {
     const { configDir, dir } = pending();
     // `undefined.json` too: what a read past the end of the list would look for.
     for (const id of ['given', 'other', 'undefined']) writeFileSync(join(dir, `${id}.json`), jobText(id));
-    expect((await readCandidates(configDir, ['given'])).map((c) => c.fileId)).toEqual(['given']);
+    expect(readCandidates(configDir, ['given']).map((c) => c.fileId)).toEqual(['given']);
   });
 
-  it('reads every one of many files, keeping their order', async () => {
+  it('reads every one of many files, keeping their order', () => {
     const { configDir, dir } = pending();
     const ids = Array.from({ length: 40 }, (_, i) => `j${String(i).padStart(2, '0')}`);
     for (const id of ids) writeFileSync(join(dir, `${id}.json`), jobText(id));
-    expect((await readCandidates(configDir, ids)).map((c) => ('job' in c ? c.job.job_id : c.invalid))).toEqual(ids);
+    expect(readCandidates(configDir, ids).map((c) => ('job' in c ? c.job.job_id : c.invalid))).toEqual(ids);
   });
 });

@@ -1,15 +1,23 @@
 // The file outbox behind `chrys-hooks outbox` (outbox/file-backend.ts): list,
 // show, retry, drop and watch on a real temp config dir, each change under the
-// job's real claim (a lock held here makes it `running`).
+// job's real claim (a lock held here makes it `running`). readJobText is
+// watched, so a test can file a job elsewhere right after drop() looked at it.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChrysError } from '../../src/core/errors.js';
 import { withJobLock } from '../../src/outbox/claim.js';
 import { FileOutbox } from '../../src/outbox/file-backend.js';
 import type { Job } from '../../src/outbox/job.js';
+import { readJobText } from '../../src/outbox/store.js';
 import { eventually } from '../helpers/sandbox.js';
+
+vi.mock(import('../../src/outbox/store.js'), async (importOriginal) => {
+  const real = await importOriginal();
+  return { ...real, readJobText: vi.fn(real.readJobText) };
+});
+const realStore = await vi.importActual<typeof import('../../src/outbox/store.js')>('../../src/outbox/store.js');
 
 const HOUR_AGO = new Date(Date.now() - 3600_000).toISOString();
 
@@ -192,11 +200,16 @@ describe('FileOutbox.drop', () => {
   it('says unknown_job when the job was filed elsewhere between the look and the claim', async () => {
     const o = outbox();
     o.put('pending', 'p');
-    // drop() looks the job up at once, then waits for its claim: a drain files the job meanwhile.
-    const dropping = o.box.drop('p');
-    mkdirSync(o.dir('done'), { recursive: true });
-    renameSync(join(o.dir('pending'), 'p.json'), join(o.dir('done'), 'p.json'));
-    expect(await code(dropping)).toBe('unknown_job: no job "p" in the outbox');
+    // drop() looks the job up, then takes its claim: a drain files the job in between.
+    vi.mocked(readJobText).mockClear();
+    vi.mocked(readJobText).mockImplementationOnce((...args) => {
+      const text = realStore.readJobText(...args);
+      mkdirSync(o.dir('done'), { recursive: true });
+      renameSync(join(o.dir('pending'), 'p.json'), join(o.dir('done'), 'p.json'));
+      return text;
+    });
+    expect(await code(o.box.drop('p'))).toBe('unknown_job: no job "p" in the outbox');
+    expect(readJobText).toHaveBeenCalledTimes(2);
     expect(o.files('done')).toEqual(['p.json']);
   });
 });

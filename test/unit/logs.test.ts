@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProcessOutcome } from '../../src/core/outcome.js';
-import { LOG_COPY_CHARS, LOG_RETENTION_MS, formatLog, logCopy, logName, logsDir, newRunId, pruneLogs, writeLog, writeLogSync } from '../../src/run/logs.js';
+import { LOG_COPY_CHARS, LOG_RETENTION_MS, formatLog, logCopy, logName, logsDir, newRunId, pruneLogs, writeLog } from '../../src/run/logs.js';
 import { toRecord } from '../../src/run/spawn.js';
 import { testHook } from '../helpers/hook.js';
 
@@ -71,28 +71,23 @@ describe('formatLog', () => {
 });
 
 describe('writing a log', () => {
-  for (const [name, write] of [
-    ['writeLogSync', async (c: string, n: string, t: string) => writeLogSync(c, n, t)],
-    ['writeLog', writeLog],
-  ] as const) {
-    it(`${name} creates hooks/logs and an owner-only file, and never overwrites one`, async () => {
-      const config = temp();
-      const path = await write(config, 'r-h.log', 'text');
-      expect(path).toBe(join(config, 'hooks', 'logs', 'r-h.log'));
-      expect(readFileSync(path!, 'utf8')).toBe('text');
-      expect(statSync(path!).mode & 0o777).toBe(0o600);
-      expect(statSync(join(config, 'hooks', 'logs')).mode & 0o777).toBe(0o700);
-      expect(await write(config, 'r-h.log', 'again')).toBeUndefined();
-      expect(readFileSync(path!, 'utf8')).toBe('text');
-    });
+  it('writeLog creates hooks/logs and an owner-only file, and never overwrites one', () => {
+    const config = temp();
+    const path = writeLog(config, 'r-h.log', 'text');
+    expect(path).toBe(join(config, 'hooks', 'logs', 'r-h.log'));
+    expect(readFileSync(path!, 'utf8')).toBe('text');
+    expect(statSync(path!).mode & 0o777).toBe(0o600);
+    expect(statSync(join(config, 'hooks', 'logs')).mode & 0o777).toBe(0o700);
+    expect(writeLog(config, 'r-h.log', 'again')).toBeUndefined();
+    expect(readFileSync(path!, 'utf8')).toBe('text');
+  });
 
-    it(`${name} returns undefined when the logs directory cannot be made`, async () => {
-      const config = temp();
-      mkdirSync(join(config, 'hooks'));
-      writeFileSync(join(config, 'hooks', 'logs'), 'a file, not a directory');
-      expect(await write(config, 'r-h.log', 'text')).toBeUndefined();
-    });
-  }
+  it('writeLog returns undefined when the logs directory cannot be made', () => {
+    const config = temp();
+    mkdirSync(join(config, 'hooks'));
+    writeFileSync(join(config, 'hooks', 'logs'), 'a file, not a directory');
+    expect(writeLog(config, 'r-h.log', 'text')).toBeUndefined();
+  });
 });
 
 describe('pruneLogs', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChrysError, EXIT } from '../../src/core/errors.js';
-import { jobPath, listJobs, listJobsAsync, outboxDir, readJobText, readJobTextAsync } from '../../src/outbox/store.js';
+import { jobPath, listJobs, outboxDir, readJobText } from '../../src/outbox/store.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'chrys-store-'));
 
@@ -24,12 +24,10 @@ describe('listJobs', () => {
     mkdirSync(outboxDir(configDir, 'pending'), { recursive: true });
     for (const name of ['2-b.json', '1-a.json', '.hidden.json', 'note.txt']) writeFileSync(join(outboxDir(configDir, 'pending'), name), '{}');
     expect(listJobs(configDir, 'pending')).toEqual(['1-a', '2-b']);
-    expect(await listJobsAsync(configDir, 'pending')).toEqual(['1-a', '2-b']);
   });
 
   it('is empty when the folder does not exist', async () => {
     expect(listJobs(fresh(), 'pending')).toEqual([]);
-    expect(await listJobsAsync(fresh(), 'failed')).toEqual([]);
   });
 
   it('reports a folder it cannot read instead of calling the outbox empty', async () => {
@@ -37,7 +35,6 @@ describe('listJobs', () => {
     const dir = outboxDir(configDir, 'pending');
     expect(() => listJobs(configDir, 'pending')).toThrow(ChrysError);
     expect(() => listJobs(configDir, 'pending')).toThrow(unreadable(dir));
-    await expect(listJobsAsync(configDir, 'pending')).rejects.toEqual(unreadable(dir));
   });
 
   it('says why by the error code, and what to do about it', () => {
@@ -57,24 +54,18 @@ describe('readJobText', () => {
     writeFileSync(jobPath(configDir, 'pending', 'j1'), '{"job_id":"j1"}');
     symlinkSync(jobPath(configDir, 'pending', 'j1'), jobPath(configDir, 'pending', 'link'));
     expect(readJobText(configDir, 'pending', 'j1')).toBe('{"job_id":"j1"}');
-    expect(await readJobTextAsync(configDir, 'pending', 'j1')).toBe('{"job_id":"j1"}');
-    for (const id of ['gone', 'link']) {
-      expect(readJobText(configDir, 'pending', id)).toBeUndefined();
-      expect(await readJobTextAsync(configDir, 'pending', id)).toBeUndefined();
-    }
+    for (const id of ['gone', 'link']) expect(readJobText(configDir, 'pending', id)).toBeUndefined();
   });
 
   it('is undefined for a directory in a job file\'s place', async () => {
     const configDir = fresh();
     mkdirSync(jobPath(configDir, 'pending', 'd'), { recursive: true });
     expect(readJobText(configDir, 'pending', 'd')).toBeUndefined();
-    expect(await readJobTextAsync(configDir, 'pending', 'd')).toBeUndefined();
   });
 
   it('reports a job it cannot read instead of calling it gone', async () => {
     const configDir = pendingIsAFile();
     const path = jobPath(configDir, 'pending', 'j1');
     expect(() => readJobText(configDir, 'pending', 'j1')).toThrow(unreadable(path));
-    await expect(readJobTextAsync(configDir, 'pending', 'j1')).rejects.toEqual(unreadable(path));
   });
 });

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Hook } from '../../src/core/config.js';
 import { normaliseHooksFile } from '../../src/core/normalise.js';
 import { withJobLock } from '../../src/outbox/claim.js';
-import { type Job, newJob } from '../../src/outbox/job.js';
-import { type JobRunOptions, fileJob, fileJobAsync, jobRunHistoryStatus, runDurableJob, unstartedSince } from '../../src/outbox/run-job.js';
+import { type Job, newJob, writeJob } from '../../src/outbox/job.js';
+import { type JobRunOptions, fileJob, jobRunHistoryStatus, runDurableJob, unstartedSince } from '../../src/outbox/run-job.js';
 import { liveLogPath } from '../../src/run/live-log.js';
 import { ensureOutbox, jobPath, locksDir } from '../../src/outbox/store.js';
 import { TempFiles } from '../../src/run/runtime.js';
@@ -49,7 +49,7 @@ function outbox(): Outbox {
     hook: (shell, execution = {}) => normaliseHooksFile({ hooks: [{ id: 'deliver', event: 'after_tool_call', run: { type: 'shell', shell }, execution: { mode: 'async', delivery: 'durable', ...execution } }] }, 'global', join(configDir, 'hooks', 'hooks.yaml')).hooks[0]!,
     pending: (hook, fields = {}) => {
       const job = { ...newJob(hook, { event: 'after_tool_call', session_id: 's1', n: 1 as never }, new Date(Date.now() - 3600_000)), ...fields };
-      fileJob(configDir, job.job_id, job, 'pending');
+      writeJob(configDir, 'pending', job);
       return job.job_id;
     },
     read: (folder, id) => (existsSync(jobPath(configDir, folder, id)) ? JSON.parse(readFileSync(jobPath(configDir, folder, id), 'utf8')) : undefined),
@@ -364,15 +364,15 @@ describe('unstartedSince', () => {
   });
 });
 
-describe('fileJob and fileJobAsync', () => {
-  it.each([['fileJob', fileJob], ['fileJobAsync', fileJobAsync]] as const)('%s rewrites the pending file, then moves it to its folder', async (_name, file) => {
+describe('fileJob', () => {
+  it('rewrites the pending file, then moves it to its folder', async () => {
     const o = outbox();
     const hook = o.hook('true');
     const id = o.pending(hook);
-    await file(o.configDir, id, { ...o.read('pending', id)!, state: 'done', note: 'x' }, 'done');
+    await fileJob(o.configDir, id, { ...o.read('pending', id)!, state: 'done', note: 'x' }, 'done');
     expect(o.read('pending', id)).toBeUndefined();
     expect(o.read('done', id)).toMatchObject({ state: 'done', note: 'x' });
-    await file(o.configDir, id, { ...o.read('done', id)!, state: 'pending' }, 'pending');
+    await fileJob(o.configDir, id, { ...o.read('done', id)!, state: 'pending' }, 'pending');
     expect(o.read('pending', id)).toMatchObject({ state: 'pending' });
   });
 });

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  FOLDERS, ensureOutbox, isOddJobFile, jobPath, listJobs, listJobsAsync, locksDir, moveJob, moveJobAsync, outboxDir,
-  readJobText, readJobTextAsync, tightenOutbox, writeAtomic, writeAtomicAsync,
+  FOLDERS, ensureOutbox, isOddJobFile, jobPath, listJobs, locksDir, moveJob, outboxDir,
+  readJobText, tightenOutbox, writeAtomic, writeAtomicAsync,
 } from '../../src/outbox/store.js';
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'chrys-store-'));
@@ -97,7 +97,6 @@ describe.each([
 
 describe.each([
   ['listJobs', async (configDir: string, folder: 'pending' | 'done') => listJobs(configDir, folder)],
-  ['listJobsAsync', listJobsAsync],
 ] as const)('%s', (_name, list) => {
   it('lists the job ids of a folder, sorted, leaving out temp files, dot files and other names', async () => {
     const configDir = pendingWith({ 'b.json': '', 'a.json': '', 'c.json.123.ab.tmp': '', '.hidden.json': '', 'notes.txt': '', 'json': '' });
@@ -111,7 +110,6 @@ describe.each([
 
 describe.each([
   ['readJobText', async (configDir: string, id: string) => readJobText(configDir, 'pending', id)],
-  ['readJobTextAsync', (configDir: string, id: string) => readJobTextAsync(configDir, 'pending', id)],
 ] as const)('%s', (_name, read) => {
   it('reads a job file, and nothing for one that is gone', async () => {
     const configDir = pendingWith({ 'j.json': '{"job_id": "j"}' });
@@ -163,7 +161,6 @@ describe('isOddJobFile', () => {
 
 describe.each([
   ['moveJob', async (configDir: string, id: string) => moveJob(configDir, id, 'pending', 'done')],
-  ['moveJobAsync', (configDir: string, id: string) => moveJobAsync(configDir, id, 'pending', 'done')],
 ] as const)('%s', (_name, move) => {
   it('moves a job file to another folder, creating it', async () => {
     const configDir = pendingWith({ 'j.json': 'text' });

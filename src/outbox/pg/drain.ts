@@ -314,7 +314,7 @@ export async function drainPostgres(opts: PgDrainOptions, choice: Postgres): Pro
       const retry = record.disposition === 'pending' ? undefined : retryRequest(record, hook.id, policy.delaySeconds);
       const warnings = retry?.warning ? [retry.warning] : [];
       const log = formatLog(hook, record, warnings);
-      const logPath = await writeLog(configDir, logName(runId, hook.id), log);
+      const logPath = writeLog(configDir, logName(runId, hook.id), log);
       // The log is a file on this machine; its copy in the job lets `outbox logs` show it on any other.
       const ran: Job = { ...job, last_finished_at: new Date().toISOString(), exit_code: record.exitCode, stderr_tail: record.stderrTail || null, ...(logPath ? { log_path: logPath } : {}), log_copy: logCopy(log), log_host: choice.hostId };
       const base = { warnings, ...(logPath ? { logPath } : {}) };
