@@ -20,6 +20,10 @@ export async function withJobLock<T>(configDir: string, jobId: string, fn: () =>
   ensureDir(locksDir(configDir));
   let release: () => void;
   try {
+    // Synchronous: the claim's few calls cost less in place than through the thread pool. The sync API
+    // probes the filesystem's mtime precision again on every claim (it caches the answer on an fs object
+    // it builds per call), which may date the lock up to a second ahead: a dead holder's lock is then
+    // taken over up to a second after LOCK_STALE_MS, never before.
     release = lockfile.lockSync(jobPath(configDir, 'pending', jobId), {
       realpath: false,
       lockfilePath: join(locksDir(configDir), `${jobId}.lock`),

@@ -123,7 +123,7 @@ export class Drainer {
       this.sweepTemp();
     }
     const ids = listJobs(this.configDir, 'pending').filter((id) => !this.busy.has(id));
-    const candidates = readCandidates(this.configDir, ids);
+    const candidates = await readCandidates(this.configDir, ids);
     await finder.preload(candidates.flatMap((c) => ('job' in c ? [c.job] : [])));
     const selection = selectJobs(candidates, (job) => finder.find(job), {
       now: Date.now(),

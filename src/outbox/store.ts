@@ -81,11 +81,9 @@ export function listJobs(configDir: string, folder: Folder): string[] {
   }
 }
 
-
 const JOB_OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
 // Gone (ENOENT) or a symlink (ELOOP, O_NOFOLLOW): not a job to read; isOddJobFile tells the two apart.
 const NOT_A_JOB = new Set(['ENOENT', 'ELOOP']);
-
 
 /**
  * A job file's text; undefined when it is gone or is not a regular file

@@ -21,6 +21,9 @@ const realFs = await vi.importActual<typeof import('node:fs')>('node:fs');
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'chrys-atomic-'));
 const tempFilesIn = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
 
+/** How a failed fsync reads: a directory on a filesystem without it (EINVAL), a file on a failing disk (EIO). */
+const failure = (kind: string): Error => (kind === 'dir' ? Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' }) : Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+
 beforeEach(() => {
   vi.clearAllMocks();
 });
@@ -31,12 +34,12 @@ describe.each([
     write: async (p: string, c: string, o: AtomicWriteOptions) => writeFileAtomic(p, c, o),
     fsync: vi.mocked(fsyncSync),
     /** What each fsync synced, 'file' or 'dir', from now until `done`. */
-    syncedKinds: (failDirectory = false) => {
+    syncedKinds: (fail?: 'file' | 'dir') => {
       const kinds: string[] = [];
       vi.mocked(fsyncSync).mockImplementation((fd) => {
         const kind = realFs.fstatSync(fd).isDirectory() ? 'dir' : 'file';
         kinds.push(kind);
-        if (failDirectory && kind === 'dir') throw Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' });
+        if (kind === fail) throw failure(kind);
         realFs.fsyncSync(fd);
       });
       return { kinds, done: () => void vi.mocked(fsyncSync).mockImplementation(realFs.fsyncSync) };
@@ -53,12 +56,12 @@ describe.each([
     name: 'async',
     write: writeFileAtomicAsync,
     fsync: vi.mocked(fsync),
-    syncedKinds: (failDirectory = false) => {
+    syncedKinds: (fail?: 'file' | 'dir') => {
       const kinds: string[] = [];
       vi.mocked(fsync).mockImplementation((fd, callback) => {
         const kind = realFs.fstatSync(fd).isDirectory() ? 'dir' : 'file';
         kinds.push(kind);
-        if (failDirectory && kind === 'dir') return callback(Object.assign(new Error('EINVAL: invalid argument, fsync'), { code: 'EINVAL' }));
+        if (kind === fail) return callback(failure(kind));
         realFs.fsync(fd, callback);
       });
       return { kinds, done: () => void vi.mocked(fsync).mockImplementation(realFs.fsync) };
@@ -114,7 +117,7 @@ describe.each([
     const dir = fresh();
     const path = join(dir, 'f.json');
     const before = lowestFreeFd();
-    const synced = syncedKinds(true);
+    const synced = syncedKinds('dir');
     try {
       await write(path, 'kept', { durable: true });
     } finally {
@@ -122,6 +125,23 @@ describe.each([
     }
     expect(synced.kinds).toEqual(['file', 'dir']);
     expect(readFileSync(path, 'utf8')).toBe('kept');
+    expect(readdirSync(dir)).toEqual(['f.json']);
+    expect(lowestFreeFd()).toBe(before);
+  });
+
+  it('fails when the file cannot be synced, leaving the old file, no temp file and no fd', async () => {
+    const dir = fresh();
+    const path = join(dir, 'f.json');
+    writeFileSync(path, 'old');
+    const before = lowestFreeFd();
+    const synced = syncedKinds('file');
+    try {
+      await expect(write(path, 'new', { durable: true })).rejects.toMatchObject({ code: 'EIO' });
+    } finally {
+      synced.done();
+    }
+    expect(synced.kinds).toEqual(['file']);
+    expect(readFileSync(path, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['f.json']);
     expect(lowestFreeFd()).toBe(before);
   });

@@ -2,13 +2,15 @@
 // run, and taken over once a dead holder's lock is stale. The contenders are
 // real node processes running withJobLock (bundled from src/ with esbuild).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import lockfile from 'proper-lockfile';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withJobLock } from '../../src/outbox/claim.js';
+import { jobPath } from '../../src/outbox/store.js';
 import { eventually } from '../helpers/sandbox.js';
 
 /** The lock library's floor: the shortest stale time a test can use. */
@@ -91,6 +93,18 @@ describe('withJobLock', () => {
   it('reports a lock it cannot create as an error, not as a claim held by someone else', async () => {
     const configDir = tempDir();
     await expect(withJobLock(configDir, 'x'.repeat(300), async () => 'never')).rejects.toMatchObject({ code: 'ENAMETOOLONG' });
+  });
+
+  it('returns what the function gave when the lock was lost meanwhile, and leaves the lock that took its place', async () => {
+    const configDir = tempDir();
+    const claim = await withJobLock(configDir, 'job', async () => {
+      // Released under us (as the library does once it finds the lock compromised), then taken by another claimant.
+      lockfile.unlockSync(jobPath(configDir, 'pending', 'job'), { realpath: false, lockfilePath: lockDir(configDir, 'job') });
+      mkdirSync(lockDir(configDir, 'job'));
+      return 'ran';
+    });
+    expect(claim).toEqual({ claimed: true, value: 'ran' });
+    expect(existsSync(lockDir(configDir, 'job'))).toBe(true);
   });
 
   it('lets exactly one of two processes contending for a job run it', async () => {
