@@ -3,13 +3,16 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Unit tests that need a process of their own, not a thread shared with other files:
-// node:fs mocked for the module under test (atomic-write, regular-file; a module another
-// file loaded unmocked would be reused), module state that outlives the file (live,
+// a module mocked for the module under test (node:fs for atomic-write, regular-file and
+// file-job-durability, the outbox store for file-backend; a module another file loaded
+// unmocked would be reused), module state that outlives the file (live,
 // spawn: stopEverything() kills every group tracked in this process; withheld-env: a
 // variable withheld stays withheld), and process groups started, signalled and reaped
 // (process-group, run-job, runtime-tree, session-drain, detached).
 const OWN_PROCESS = [
   'test/unit/atomic-write.test.ts',
+  'test/unit/file-job-durability.test.ts',
+  'test/unit/file-backend.test.ts',
   'test/unit/regular-file.test.ts',
   'test/unit/live.test.ts',
   'test/unit/spawn.test.ts',
