@@ -122,4 +122,3 @@ export function moveJob(configDir: string, jobId: string, from: Folder, to: Fold
   ensureDir(outboxDir(configDir, to));
   renameSync(jobPath(configDir, from, jobId), jobPath(configDir, to, jobId));
 }
-

@@ -95,4 +95,3 @@ export function writeLog(configDir: string, name: string, text: string): string 
     return undefined;
   }
 }
-
