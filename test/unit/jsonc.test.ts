@@ -14,6 +14,21 @@ function failure(text: string): { message: string; offset: number } {
   throw new Error(`parsed ${JSON.stringify(text)}`);
 }
 
+describe('parseJsonc', () => {
+  it('reads comments and trailing commas, and keeps positions', () => {
+    const text = '// head\n{ "a": [1, 2,], /* x */ "b": { "c": "d\\"e" }, }\n';
+    expect(plainOf(parseJsonc(text))).toEqual({ a: [1, 2], b: { c: 'd"e' } });
+    const a = memberOf(parseJsonc(text), 'a')!.value;
+    expect(text.slice(a.start, a.end)).toBe('[1, 2,]');
+  });
+
+  it('fails with the offset of the problem', () => {
+    for (const [bad, at] of [['{ "a": }', 7], ['{ "a": 1 "b": 2 }', 9], ['[1, 2', 5], ['{} x', 3], ['/* open', 0]] as const) {
+      expect(failure(bad).offset, bad).toBe(at);
+    }
+  });
+});
+
 describe('skipTrivia', () => {
   it('skips a line comment that ends the text', () => {
     expect(skipTrivia('// note', 0)).toBe(7);

@@ -64,3 +64,13 @@ describe('unifiedDiff: hunks', () => {
     );
   });
 });
+
+describe('unifiedDiff', () => {
+  it('shows the changed lines with context and line numbers', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\nh\n';
+    const after = 'a\nb\nc\nd\nE\nf\ng\nh\n';
+    expect(unifiedDiff(before, after, 'x', 'x')).toBe('--- x\n+++ x\n@@ -2,7 +2,7 @@\n b\n c\n d\n-e\n+E\n f\n g\n h');
+    expect(unifiedDiff('', '{}\n', '/dev/null', 'f')).toBe('--- /dev/null\n+++ f\n@@ -0,0 +1,1 @@\n+{}');
+    expect(unifiedDiff('same', 'same', 'x', 'x')).toBe('');
+  });
+});
